@@ -1,0 +1,68 @@
+"""The registry of builtins the Wasm runtime delegates to the host.
+
+An implementation is a plain function over Rego values (see
+:mod:`engine.values`) registered under the builtin's OPA name. It raises
+:class:`BuiltinError` for a failure OPA reports as a builtin error (the call
+is then undefined, as in ``opa eval`` without ``--strict-builtin-errors``).
+Implementations that need per-evaluation state (``time.now_ns``,
+``rand.intn``) read it from :func:`current_context`.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+BuiltinFn = Callable[..., Any]
+
+REGISTRY: dict[str, BuiltinFn] = {}
+
+
+class BuiltinError(Exception):
+    """A builtin failed on its arguments; OPA makes the call undefined."""
+
+
+@dataclass
+class EvalContext:
+    """State shared by builtin calls within one evaluation."""
+
+    now_ns: int
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+
+_CONTEXT: contextvars.ContextVar[EvalContext] = contextvars.ContextVar("eval_context")
+
+
+def current_context() -> EvalContext:
+    """The context of the evaluation in progress (a fresh one outside evaluation)."""
+    ctx = _CONTEXT.get(None)
+    if ctx is None:
+        import time
+
+        ctx = EvalContext(now_ns=time.time_ns())
+        _CONTEXT.set(ctx)
+    return ctx
+
+
+def set_context(ctx: EvalContext) -> contextvars.Token[EvalContext]:
+    """Make ``ctx`` current; returns a token for :func:`reset_context`."""
+    return _CONTEXT.set(ctx)
+
+
+def reset_context(token: contextvars.Token[EvalContext]) -> None:
+    """Restore the context that was current before :func:`set_context`."""
+    _CONTEXT.reset(token)
+
+
+def register(name: str) -> Callable[[BuiltinFn], BuiltinFn]:
+    """Register ``fn`` as the host implementation of builtin ``name``."""
+
+    def decorate(fn: BuiltinFn) -> BuiltinFn:
+        if name in REGISTRY:
+            raise RuntimeError(f"builtin {name} registered twice")
+        REGISTRY[name] = fn
+        return fn
+
+    return decorate

@@ -1,0 +1,22 @@
+"""Where the engine finds its shipped files and keeps its cache."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+"""The source tree: ``rego/``, ``builtins/`` and ``wasm/`` live beside ``engine/``."""
+
+BUILTINS_DIR = REPO_ROOT / "builtins"
+REGO_LIB_DIR = REPO_ROOT / "rego" / "lib"
+
+
+def cache_dir() -> Path:
+    """``$REGO_ENGINE_CACHE``, else ``$XDG_CACHE_HOME/rego-engine``, else ``~/.cache/rego-engine``."""
+    override = os.environ.get("REGO_ENGINE_CACHE")
+    if override:
+        return Path(override)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "rego-engine"

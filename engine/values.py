@@ -1,0 +1,393 @@
+"""The Rego value model on the Python side of the Wasm boundary.
+
+Rego values map to Python as: null → None, booleans → bool, numbers → int
+(integers of any size) or float (a Decimal where a float would overflow),
+strings → str, arrays → list, objects → dict, sets → :class:`Set`.
+Object keys that are not strings keep their Rego type (arrays become tuples so
+they can be dict keys).
+
+Values cross the boundary as text: the Wasm runtime dumps values in Rego
+syntax (``opa_value_dump``: sets as ``{1, 2}`` / ``set()``, non-string object
+keys) and parses the same syntax back (``opa_value_parse``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from typing import Any
+
+import orjson
+
+Value = Any  # None | bool | int | float | Decimal | str | list | dict | Set | tuple
+
+
+class ValueError_(ValueError):
+    """Raised for text that is not a Rego value, or a Python value with no Rego form."""
+
+
+class Set:
+    """An immutable Rego set: unique members (Rego equality), kept in Rego order."""
+
+    __slots__ = ("_items", "_keys")
+
+    def __init__(self, items: Iterable[Value] = ()) -> None:
+        unique: dict[Any, Value] = {}
+        for item in items:
+            unique.setdefault(freeze(item), item)
+        self._keys = frozenset(unique)
+        self._items: tuple[Value, ...] = tuple(sort_values(unique.values()))
+
+    def __iter__(self) -> Iterator[Value]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, item: object) -> bool:
+        return freeze(item) in self._keys
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Set) and self._keys == other._keys
+
+    def __hash__(self) -> int:
+        return hash(self._keys)
+
+    def __repr__(self) -> str:
+        return f"Set({list(self._items)!r})"
+
+    @property
+    def items(self) -> tuple[Value, ...]:
+        """Members in Rego order."""
+        return self._items
+
+
+def freeze(value: Value) -> Any:
+    """A hashable key with Rego equality: ``1 == 1.0``, ``true != 1``."""
+    if value is None:
+        return ("null",)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float, Decimal)):
+        return ("num", value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ("arr", tuple(freeze(v) for v in value))
+    if isinstance(value, dict):
+        return ("obj", frozenset((freeze(k), freeze(v)) for k, v in value.items()))
+    if isinstance(value, Set):
+        return ("set", value._keys)
+    raise ValueError_(f"not a Rego value: {type(value).__name__}")
+
+
+_TYPE_ORDER = {
+    type(None): 0,
+    bool: 1,
+    int: 2,
+    float: 2,
+    Decimal: 2,
+    str: 3,
+    list: 4,
+    tuple: 4,
+    dict: 5,
+    Set: 6,
+}
+
+
+def type_name(value: Value) -> str:
+    """The Rego type name of a value, as ``type_name`` reports it."""
+    return ["null", "boolean", "number", "string", "array", "object", "set"][
+        _TYPE_ORDER[type(value)]
+    ]
+
+
+def compare(a: Value, b: Value) -> int:
+    """Rego's total order: null < boolean < number < string < array < object < set."""
+    ta, tb = _TYPE_ORDER[type(a)], _TYPE_ORDER[type(b)]
+    if ta != tb:
+        return -1 if ta < tb else 1
+    if ta in (1, 2, 3):
+        return (a > b) - (a < b)
+    if ta == 0:
+        return 0
+    if ta == 4:
+        for x, y in zip(a, b):
+            c = compare(x, y)
+            if c:
+                return c
+        return (len(a) > len(b)) - (len(a) < len(b))
+    if ta == 5:
+        ka, kb = sort_values(a), sort_values(b)
+        for x, y in zip(ka, kb):
+            c = compare(x, y) or compare(a[x], b[y])
+            if c:
+                return c
+        return (len(ka) > len(kb)) - (len(ka) < len(kb))
+    ia, ib = a.items, b.items
+    for x, y in zip(ia, ib):
+        c = compare(x, y)
+        if c:
+            return c
+    return (len(ia) > len(ib)) - (len(ia) < len(ib))
+
+
+def sort_values(values: Iterable[Value]) -> list[Value]:
+    """Values sorted in Rego order."""
+    return sorted(values, key=functools.cmp_to_key(compare))
+
+
+# ---------------------------------------------------------------- Rego text → Python
+
+
+def parse(text: bytes | str) -> Value:
+    """Parse a value in Rego syntax, as ``opa_value_dump`` writes it."""
+    data = text.decode("utf-8") if isinstance(text, bytes) else text
+    try:
+        # The stdlib scanner keeps integers exact (orjson rounds big ones).
+        return json.loads(data, parse_float=parse_number, parse_constant=_no_constant)
+    except json.JSONDecodeError:
+        pass  # sets, non-string keys: use the full parser
+    parser = _Parser(data)
+    value = parser.value()
+    parser.skip_ws()
+    if parser.pos != len(parser.text):
+        raise ValueError_(f"trailing text at offset {parser.pos}")
+    return value
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError_(f"{name} is not a Rego value")
+
+
+def parse_number(text: str) -> int | float | Decimal:
+    """A number literal as int, float, or Decimal when a float would overflow."""
+    if not any(c in text for c in ".eE"):
+        return int(text)
+    f = float(text)
+    return Decimal(text) if math.isinf(f) else f
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def skip_ws(self) -> None:
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        self.pos = pos
+
+    def expect(self, s: str) -> None:
+        if not self.text.startswith(s, self.pos):
+            raise ValueError_(f"expected {s!r} at offset {self.pos}")
+        self.pos += len(s)
+
+    def value(self) -> Value:
+        self.skip_ws()
+        if self.pos >= len(self.text):
+            raise ValueError_("unexpected end of value")
+        c = self.text[self.pos]
+        if c == '"':
+            return self.string()
+        if c == "[":
+            return self.array()
+        if c == "{":
+            return self.brace()
+        if self.text.startswith("set()", self.pos):
+            self.pos += 5
+            return Set()
+        for word, val in (("null", None), ("true", True), ("false", False)):
+            if self.text.startswith(word, self.pos):
+                self.pos += len(word)
+                return val
+        return self.number()
+
+    def string(self) -> str:
+        start = self.pos
+        pos = start + 1
+        text = self.text
+        while True:
+            end = text.find('"', pos)
+            if end < 0:
+                raise ValueError_(f"unterminated string at offset {start}")
+            backslashes = 0
+            i = end - 1
+            while text[i] == "\\":
+                backslashes += 1
+                i -= 1
+            if backslashes % 2 == 0:
+                break
+            pos = end + 1
+        self.pos = end + 1
+        return json.loads(text[start : end + 1])
+
+    def number(self) -> int | float | Decimal:
+        start = self.pos
+        text = self.text
+        pos = start
+        while pos < len(text) and text[pos] in "+-0123456789.eE":
+            pos += 1
+        if pos == start:
+            raise ValueError_(f"unexpected character {text[start]!r} at offset {start}")
+        self.pos = pos
+        return parse_number(text[start:pos])
+
+    def array(self) -> list[Value]:
+        self.expect("[")
+        out: list[Value] = []
+        self.skip_ws()
+        if self.text.startswith("]", self.pos):
+            self.pos += 1
+            return out
+        while True:
+            out.append(self.value())
+            self.skip_ws()
+            if self.text.startswith(",", self.pos):
+                self.pos += 1
+                continue
+            self.expect("]")
+            return out
+
+    def brace(self) -> dict[Any, Value] | Set:
+        self.expect("{")
+        self.skip_ws()
+        if self.text.startswith("}", self.pos):
+            self.pos += 1
+            return {}
+        first = self.value()
+        self.skip_ws()
+        if self.text.startswith(":", self.pos):
+            obj: dict[Any, Value] = {}
+            key = first
+            while True:
+                self.expect(":")
+                obj[hashable_key(key)] = self.value()
+                self.skip_ws()
+                if self.text.startswith(",", self.pos):
+                    self.pos += 1
+                    key = self.value()
+                    self.skip_ws()
+                    continue
+                self.expect("}")
+                return obj
+        members = [first]
+        while self.text.startswith(",", self.pos):
+            self.pos += 1
+            members.append(self.value())
+            self.skip_ws()
+        self.expect("}")
+        return Set(members)
+
+
+def hashable_key(key: Value) -> Any:
+    """An object key usable in a dict: arrays become tuples, objects are refused."""
+    if isinstance(key, list):
+        return tuple(hashable_key(k) for k in key)
+    if isinstance(key, dict):
+        raise ValueError_("objects as object keys are not supported")
+    return key
+
+
+# ---------------------------------------------------------------- Python → Rego text
+
+
+def dumps(value: Value) -> bytes:
+    """Serialise a value in Rego syntax, as ``opa_value_parse`` reads it."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        pass  # sets, non-string keys, tuples as keys, big ints, Decimals
+    out: list[str] = []
+    _write(value, out)
+    return "".join(out).encode("utf-8")
+
+
+def _write(value: Value, out: list[str]) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, float):
+        if math.isinf(value) or math.isnan(value):
+            raise ValueError_(f"number {value} has no Rego form")
+        out.append(repr(value))
+    elif isinstance(value, Decimal):
+        out.append(str(value))
+    elif isinstance(value, str):
+        out.append(orjson.dumps(value).decode())
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, v in enumerate(value):
+            if i:
+                out.append(",")
+            _write(v, out)
+        out.append("]")
+    elif isinstance(value, dict):
+        out.append("{")
+        for i, (k, v) in enumerate(value.items()):
+            if i:
+                out.append(",")
+            _write(k, out)
+            out.append(":")
+            _write(v, out)
+        out.append("}")
+    elif isinstance(value, Set):
+        if not len(value):
+            out.append("set()")
+            return
+        out.append("{")
+        for i, v in enumerate(value):
+            if i:
+                out.append(",")
+            _write(v, out)
+        out.append("}")
+    else:
+        raise ValueError_(f"not a Rego value: {type(value).__name__}")
+
+
+# ---------------------------------------------------------------- Python → JSON
+
+
+def to_json(value: Value) -> Any:
+    """The JSON form OPA reports: sets become sorted arrays, keys become strings."""
+    if isinstance(value, Set):
+        return [to_json(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {_json_key(k): to_json(v) for k, v in sorted_items(value)}
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
+
+
+def sorted_items(obj: dict[Any, Value]) -> list[tuple[Any, Value]]:
+    """Object items in Rego key order."""
+    return [(k, obj[k]) for k in sort_values(obj)]
+
+
+def _json_key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    return orjson.dumps(to_json(list(key) if isinstance(key, tuple) else key)).decode()
+
+
+def dumps_json(value: Value, *, indent: bool = False) -> bytes:
+    """JSON text of a value as OPA reports it, with sorted keys (deterministic)."""
+    option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
+    try:
+        return orjson.dumps(to_json(value), option=option)
+    except TypeError:  # integers beyond 64 bits
+        return json.dumps(
+            to_json(value), sort_keys=True, indent=2 if indent else None,
+            separators=None if indent else (",", ":"), ensure_ascii=False,
+        ).encode()

@@ -1,0 +1,24 @@
+"""The pinned `opa` binary as the oracle for Rego semantics."""
+
+from __future__ import annotations
+
+import subprocess
+from typing import Any
+
+import orjson
+
+from engine.opa import find_opa
+
+
+def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
+    """Evaluate one Rego expression with `opa eval`; [] when undefined, [value] otherwise."""
+    args = [str(find_opa().path), "eval", "--format", "json", f"x := {expr}"]
+    stdin = None
+    if input_json is not None:
+        args[2:2] = ["--stdin-input"]
+        stdin = orjson.dumps(input_json)
+    proc = subprocess.run(args, input=stdin, capture_output=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"opa eval {expr!r} failed: {proc.stdout.decode()}{proc.stderr.decode()}")
+    doc = orjson.loads(proc.stdout)
+    return [r["bindings"]["x"] for r in doc.get("result", [])]
