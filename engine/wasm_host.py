@@ -1,0 +1,389 @@
+"""The Wasm host: runs OPA-compiled policy modules in ``wasmtime``.
+
+Implements the host side of OPA's Wasm ABI 1.x: it supplies ``env.memory``
+(capped), ``opa_abort``, ``opa_println`` and ``opa_builtin0..4``, loads the
+data document once, parses each input once, and evaluates entrypoints through
+the eval-context calls, resetting the heap between evaluations. Every
+evaluation is bounded in time (epoch interruption) and memory (the memory's
+maximum size).
+
+Builtins the module imports are dispatched to, in order: custom handlers
+given by the caller (functions over raw value addresses, so they can return
+pointers to values already in memory), the host implementations of standard
+builtins (:mod:`engine.host_builtins`), or a refusal.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import importlib.metadata
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import wasmtime
+
+from engine import values
+from engine.compiler import CompiledPolicy
+from engine.host_builtins import REGISTRY, BuiltinError
+from engine.host_builtins.registry import EvalContext, reset_context, set_context
+from engine.paths import cache_dir
+
+TICK_SECONDS = 0.01
+"""How often the epoch advances; the resolution of the time bound."""
+
+_NO_DEADLINE = 2**62
+PAGE = 65536
+
+REFUSED: dict[str, str] = {
+    "http.send": "rules may not use the network",
+    "net.lookup_ip_addr": "rules may not use the network",
+    "opa.runtime": "rules may not read the runtime environment",
+    "providers.aws.sign_req": "rules may not sign requests with credentials",
+}
+"""Builtins that reach outside the sandbox: never executed, whatever the rule."""
+
+
+class EvalError(Exception):
+    """Evaluating an entrypoint failed; the message says why."""
+
+
+class EvalTimeout(EvalError):
+    """The evaluation ran past its time bound."""
+
+
+class MemoryLimitExceeded(EvalError):
+    """The evaluation needed more memory than the instance may have."""
+
+
+class BuiltinUnavailable(EvalError):
+    """A rule called a builtin that is refused or not implemented by the host."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds for one instance: seconds per evaluation, MiB of Wasm memory."""
+
+    timeout_seconds: float = 30.0
+    max_memory_mb: int = 2048
+
+    @property
+    def max_pages(self) -> int:
+        """The memory cap in 64 KiB Wasm pages (Wasm32 ends at 4 GiB)."""
+        return min(65536, max(1, int(self.max_memory_mb * 1024 * 1024) // PAGE))
+
+
+CustomHandler = Callable[..., int]
+"""A custom builtin: ``handler(instance, *arg_addrs) -> result addr`` (0 = undefined)."""
+
+
+# ---------------------------------------------------------------- the shared engine
+
+
+class _Ticker:
+    """Advances the engine's epoch every tick, from a daemon thread."""
+
+    def __init__(self, engine: wasmtime.Engine) -> None:
+        self._engine = engine
+        self._thread = threading.Thread(target=self._run, name="wasm-epoch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(TICK_SECONDS)
+            self._engine.increment_epoch()
+
+
+@functools.cache
+def _engine() -> wasmtime.Engine:
+    config = wasmtime.Config()
+    config.epoch_interruption = True
+    config.cranelift_opt_level = "speed"
+    engine = wasmtime.Engine(config)
+    _Ticker(engine)
+    return engine
+
+
+def wasmtime_version() -> str:
+    """The installed wasmtime-py version."""
+    return importlib.metadata.version("wasmtime")
+
+
+_MODULES: dict[str, wasmtime.Module] = {}
+
+
+def load_module(policy: CompiledPolicy) -> wasmtime.Module:
+    """The wasmtime module for ``policy``; native code is cached on disk and in memory."""
+    module = _MODULES.get(policy.key)
+    if module is not None:
+        return module
+    engine = _engine()
+    digest = hashlib.sha256(policy.wasm).hexdigest()
+    path = cache_dir() / "native" / f"{digest}-wasmtime-{wasmtime_version()}.cwasm"
+    if path.is_file():
+        try:
+            module = wasmtime.Module.deserialize(engine, path.read_bytes())
+        except wasmtime.WasmtimeError:
+            module = None
+    if module is None:
+        module = wasmtime.Module(engine, policy.wasm)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{id(module)}")
+        tmp.write_bytes(module.serialize())
+        tmp.replace(path)
+    _MODULES[policy.key] = module
+    return module
+
+
+# ---------------------------------------------------------------- one instance
+
+
+class PolicyInstance:
+    """One instantiated policy module with its data loaded; evaluates entrypoints."""
+
+    def __init__(
+        self,
+        policy: CompiledPolicy,
+        *,
+        limits: Limits | None = None,
+        custom: Mapping[str, CustomHandler] | None = None,
+        print_hook: Callable[[str], None] | None = None,
+    ) -> None:
+        self.policy = policy
+        self.limits = limits or Limits()
+        self._custom = dict(custom or {})
+        self._print = print_hook or (lambda line: print(line, file=sys.stderr))
+        self._failure: EvalError | None = None
+        self._current_entrypoint: str | None = None
+
+        module = load_module(policy)
+        engine = _engine()
+        self.store = wasmtime.Store(engine)
+        self.store.set_epoch_deadline(_NO_DEADLINE)
+        min_pages = 2
+        for imp in module.imports:
+            if imp.name == "memory" and isinstance(imp.type, wasmtime.MemoryType):
+                min_pages = imp.type.limits.min
+        max_pages = max(min_pages, self.limits.max_pages)
+        self.memory = wasmtime.Memory(
+            self.store, wasmtime.MemoryType(wasmtime.Limits(min_pages, max_pages))
+        )
+        linker = wasmtime.Linker(engine)
+        linker.define(self.store, "env", "memory", self.memory)
+        i32 = wasmtime.ValType.i32()
+        linker.define_func("env", "opa_abort", wasmtime.FuncType([i32], []), self._abort)
+        linker.define_func("env", "opa_println", wasmtime.FuncType([i32], []), self._println)
+        for n in range(5):
+            linker.define_func(
+                "env", f"opa_builtin{n}", wasmtime.FuncType([i32] * (n + 2), [i32]),
+                self._dispatch,
+            )
+        try:
+            self.instance = linker.instantiate(self.store, module)
+        except wasmtime.WasmtimeError as exc:
+            raise EvalError(f"cannot instantiate the policy module: {exc}") from None
+        exports = self.instance.exports(self.store)
+        self._fn: dict[str, Any] = {
+            name: exports[name]
+            for name in (
+                "opa_malloc", "opa_json_parse", "opa_value_parse", "opa_json_dump",
+                "opa_value_dump", "opa_heap_ptr_get", "opa_heap_ptr_set", "opa_eval_ctx_new",
+                "opa_eval_ctx_set_input", "opa_eval_ctx_set_data",
+                "opa_eval_ctx_set_entrypoint", "opa_eval_ctx_get_result", "eval",
+                "builtins", "entrypoints", "opa_value_add_path",
+            )
+        }
+        self.abi_version = (
+            exports["opa_wasm_abi_version"].value(self.store),
+            exports["opa_wasm_abi_minor_version"].value(self.store),
+        )
+        self.entrypoints: dict[str, int] = values.parse(self.json_dump(self._call("entrypoints")))
+        builtin_ids: dict[str, int] = values.parse(self.json_dump(self._call("builtins")))
+        self._builtins: dict[int, tuple[str, Callable[..., int]]] = {
+            bid: (name, self._resolve_builtin(name)) for name, bid in builtin_ids.items()
+        }
+        self.data_addr = self.parse_json(policy.data)
+        self._data_heap = self._call("opa_heap_ptr_get")
+        self.input_addr = 0
+        self._input_heap = self._data_heap
+
+    # -- memory helpers ------------------------------------------------------
+
+    def _base(self) -> int:
+        return ctypes.addressof(self.memory.data_ptr(self.store).contents)
+
+    def _call(self, name: str, *args: int) -> int:
+        try:
+            return self._fn[name](self.store, *args)
+        except wasmtime.Trap as trap:
+            raise self._translate(trap) from None
+        except wasmtime.WasmtimeError as exc:
+            raise self._translate(exc) from None
+
+    def read_cstring(self, addr: int) -> bytes:
+        """The NUL-terminated string at ``addr``."""
+        return ctypes.string_at(self._base() + addr)
+
+    def write(self, data: bytes) -> int:
+        """Copy ``data`` into freshly allocated Wasm memory; returns its address."""
+        addr = self._call("opa_malloc", len(data))
+        ctypes.memmove(self._base() + addr, data, len(data))
+        return addr
+
+    def parse_json(self, data: bytes) -> int:
+        """Parse JSON text into a value in Wasm memory; returns its address."""
+        addr = self._call("opa_json_parse", self.write(data), len(data))
+        if not addr:
+            raise EvalError("the Wasm runtime could not parse a JSON document")
+        return addr
+
+    def parse_value(self, data: bytes) -> int:
+        """Parse Rego value text (sets allowed) into Wasm memory; returns its address."""
+        addr = self._call("opa_value_parse", self.write(data), len(data))
+        if not addr:
+            raise EvalError("the Wasm runtime could not parse a value")
+        return addr
+
+    def json_dump(self, addr: int) -> bytes:
+        """JSON text of the value at ``addr`` (sets as arrays)."""
+        return self.read_cstring(self._call("opa_json_dump", addr))
+
+    def value_dump(self, addr: int) -> bytes:
+        """Rego text of the value at ``addr`` (sets kept)."""
+        return self.read_cstring(self._call("opa_value_dump", addr))
+
+    def to_python(self, addr: int) -> Any:
+        """The value at ``addr`` as a Python value (:mod:`engine.values`)."""
+        return values.parse(self.value_dump(addr))
+
+    def from_python(self, value: Any) -> int:
+        """Write a Python value into Wasm memory; returns its address."""
+        return self.parse_value(values.dumps(value))
+
+    # -- evaluation ------------------------------------------------------------
+
+    def set_input(self, input_json: bytes | None) -> None:
+        """Parse ``input_json`` once; every later evaluation sees it as ``input``."""
+        self._call("opa_heap_ptr_set", self._data_heap)
+        self.input_addr = self.parse_json(input_json) if input_json is not None else 0
+        self._input_heap = self._call("opa_heap_ptr_get")
+
+    def eval_addr(self, entrypoint: str) -> int:
+        """Evaluate ``entrypoint``; returns the address of its result set.
+
+        The heap is reset to just after the input, so the returned address is
+        valid until the next evaluation.
+        """
+        ep_id = self.entrypoints.get(entrypoint)
+        if ep_id is None:
+            raise EvalError(f"entrypoint {entrypoint} is not in the compiled module")
+        self._call("opa_heap_ptr_set", self._input_heap)
+        ctx = self._call("opa_eval_ctx_new")
+        if self.input_addr:
+            self._call("opa_eval_ctx_set_input", ctx, self.input_addr)
+        self._call("opa_eval_ctx_set_data", ctx, self.data_addr)
+        self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
+        self._failure = None
+        self._current_entrypoint = entrypoint
+        ticks = max(1, round(self.limits.timeout_seconds / TICK_SECONDS))
+        token = set_context(EvalContext(now_ns=time.time_ns()))
+        self.store.set_epoch_deadline(ticks)
+        try:
+            self._call("eval", ctx)
+        finally:
+            self.store.set_epoch_deadline(_NO_DEADLINE)
+            reset_context(token)
+            self._current_entrypoint = None
+        return self._call("opa_eval_ctx_get_result", ctx)
+
+    def evaluate(self, entrypoint: str) -> list[Any]:
+        """Evaluate ``entrypoint``: the list of its results (empty when undefined)."""
+        result_set = self.to_python(self.eval_addr(entrypoint))
+        return [entry["result"] for entry in result_set if "result" in entry]
+
+    # -- host callbacks ----------------------------------------------------------
+
+    def _translate(self, error: Exception) -> EvalError:
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            return failure
+        if isinstance(error, EvalError):
+            return error
+        text = str(error)
+        if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.INTERRUPT:
+            return EvalTimeout(
+                f"evaluation exceeded the time limit of {self.limits.timeout_seconds:g}s"
+            )
+        if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.STACK_OVERFLOW:
+            return EvalError("evaluation exceeded the Wasm stack (recursion too deep)")
+        return EvalError(f"evaluation trapped: {text.splitlines()[0] if text else error!r}")
+
+    def _fail(self, failure: EvalError) -> None:
+        self._failure = failure
+        raise failure
+
+    def _abort(self, addr: int) -> None:
+        message = self.read_cstring(addr).decode("utf-8", "replace")
+        if "out of memory" in message or "malloc" in message:
+            self._fail(MemoryLimitExceeded(
+                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
+            ))
+        self._fail(EvalError(f"evaluation aborted: {message}"))
+
+    def _println(self, addr: int) -> None:
+        self._print(self.read_cstring(addr).decode("utf-8", "replace"))
+
+    def _dispatch(self, builtin_id: int, _ctx: int, *args: int) -> int:
+        name, handler = self._builtins[builtin_id]
+        try:
+            return handler(*args)
+        except EvalError as failure:
+            self._fail(failure)
+        except Exception as exc:  # a host bug must not take the process down
+            self._fail(EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}"))
+        return 0
+
+    def _resolve_builtin(self, name: str) -> Callable[..., int]:
+        custom = self._custom.get(name)
+        if custom is not None:
+            return functools.partial(custom, self)
+        if name == "internal.print":
+            return self._print_builtin
+        reason = REFUSED.get(name)
+        if reason is not None:
+            return functools.partial(self._unavailable, name, f"is refused: {reason}")
+        impl = REGISTRY.get(name)
+        if impl is None:
+            return functools.partial(self._unavailable, name, "is not supported")
+        return functools.partial(self._call_value_builtin, impl)
+
+    def _unavailable(self, name: str, why: str, *_args: int) -> int:
+        files = self.policy.files_calling(name)
+        where = f" (called in {', '.join(files)})" if files else ""
+        raise BuiltinUnavailable(f"builtin {name} {why}{where}")
+
+    def _call_value_builtin(self, impl: Callable[..., Any], *args: int) -> int:
+        py_args = [self.to_python(a) for a in args]
+        try:
+            result = impl(*py_args)
+        except BuiltinError:
+            return 0
+        return self.from_python(result)
+
+    def _print_builtin(self, arg: int) -> int:
+        operands = self.to_python(arg)
+        parts: list[str] = []
+        for operand in operands:
+            members = list(operand)
+            if not members:
+                parts.append("<undefined>")
+            else:
+                value = members[0]
+                parts.append(value if isinstance(value, str) else values.dumps(value).decode())
+        self._print(" ".join(parts))
+        return self.from_python(True)
