@@ -64,7 +64,9 @@ def eval_command(
     try:
         input_json = read_input(input_path) if input_path is not None else None
         result = eval_ref(
-            data, ref, input_json=input_json,
+            data,
+            ref,
+            input_json=input_json,
             limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
         )
     except (SourceError, CompileError, EvalError, OpaNotFound, ValueError) as exc:

@@ -173,9 +173,19 @@ def _map_file(path: str, staged: dict[str, str], stage_dir: Path) -> str | None:
 
 def _opa_check(opa: Opa, args: list[str], caps: Path) -> list[dict[str, Any]]:
     proc = subprocess.run(
-        [str(opa.path), "check", "--format", "json", "--max-errors", "-1",
-         "--capabilities", str(caps), *args],
-        capture_output=True, text=True,
+        [
+            str(opa.path),
+            "check",
+            "--format",
+            "json",
+            "--max-errors",
+            "-1",
+            "--capabilities",
+            str(caps),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
     )
     try:
         return list(json.loads(proc.stdout or proc.stderr).get("errors", []))
@@ -183,7 +193,9 @@ def _opa_check(opa: Opa, args: list[str], caps: Path) -> list[dict[str, Any]]:
         return []
 
 
-def _check_errors(opa: Opa, stage_dir: Path, caps: Path, staged: dict[str, str]) -> list[CompileMessage]:
+def _check_errors(
+    opa: Opa, stage_dir: Path, caps: Path, staged: dict[str, str]
+) -> list[CompileMessage]:
     """Structured errors (with columns) from ``opa check --format json``.
 
     Bundle loading stops at the first file that does not parse, so when there
@@ -202,7 +214,8 @@ def _check_errors(opa: Opa, stage_dir: Path, caps: Path, staged: dict[str, str])
             if files:
                 flags = ["--v0-compatible"] if version == 0 else []
                 errors += [
-                    e for e in _opa_check(opa, [*flags, *files], caps)
+                    e
+                    for e in _opa_check(opa, [*flags, *files], caps)
                     if e.get("code") == "rego_parse_error"
                 ]
     out: list[CompileMessage] = []
@@ -252,8 +265,18 @@ def _run_build(
         caps = tmp_dir / "capabilities.json"
         caps.write_bytes(build_capabilities(opa, list(decls)))
         out = tmp_dir / "bundle.tar.gz"
-        args = [str(opa.path), "build", "-t", "wasm", "-b", str(stage_dir),
-                "--capabilities", str(caps), "-o", str(out)]
+        args = [
+            str(opa.path),
+            "build",
+            "-t",
+            "wasm",
+            "-b",
+            str(stage_dir),
+            "--capabilities",
+            str(caps),
+            "-o",
+            str(out),
+        ]
         for ep in entrypoints:
             args += ["-e", ep]
         proc = subprocess.run(args, capture_output=True, text=True)
@@ -298,13 +321,16 @@ def compile_policy(
         return CompiledPolicy(
             wasm=(cached / "policy.wasm").read_bytes(),
             data=(cached / "data.json").read_bytes(),
-            entrypoints=eps, key=key, rego_files=tuple(sources.rego_files),
+            entrypoints=eps,
+            key=key,
+            rego_files=tuple(sources.rego_files),
         )
     wasm, data = _run_build(find_opa(), sources, eps, decls)
     if use_cache:
         _store(cached, {"policy.wasm": wasm, "data.json": data})
-    return CompiledPolicy(wasm=wasm, data=data, entrypoints=eps, key=key,
-                          rego_files=tuple(sources.rego_files))
+    return CompiledPolicy(
+        wasm=wasm, data=data, entrypoints=eps, key=key, rego_files=tuple(sources.rego_files)
+    )
 
 
 def _store(directory: Path, files: dict[str, bytes]) -> None:

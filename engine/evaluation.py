@@ -42,7 +42,8 @@ def read_input(path: Path) -> bytes:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             raise SourceError(
-                display_path(path), f"invalid YAML: {getattr(exc, 'problem', exc)}",
+                display_path(path),
+                f"invalid YAML: {getattr(exc, 'problem', exc)}",
                 mark.line + 1 if mark else None,
             ) from None
         return json.dumps(doc).encode()
@@ -50,7 +51,9 @@ def read_input(path: Path) -> bytes:
         json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", None)
-        raise SourceError(display_path(path), f"invalid JSON: {getattr(exc, 'msg', exc)}", line) from None
+        raise SourceError(
+            display_path(path), f"invalid JSON: {getattr(exc, 'msg', exc)}", line
+        ) from None
     return raw
 
 
@@ -65,7 +68,9 @@ def eval_ref(
     entrypoint_for_ref(ref)  # validates: a plain data reference
     sources = load_sources(data_paths)
     sources.rego_files.append(
-        RegoFile(Path(_WRAPPER_FILE), _WRAPPER_FILE, f"package {_WRAPPER_PACKAGE}\nresult := {ref}\n", 1)
+        RegoFile(
+            Path(_WRAPPER_FILE), _WRAPPER_FILE, f"package {_WRAPPER_PACKAGE}\nresult := {ref}\n", 1
+        )
     )
     entrypoint = _WRAPPER_PACKAGE.replace(".", "/") + "/result"
     policy = compile_policy(sources, [entrypoint])

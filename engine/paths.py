@@ -13,7 +13,10 @@ REGO_LIB_DIR = REPO_ROOT / "rego" / "lib"
 
 
 def cache_dir() -> Path:
-    """``$REGO_ENGINE_CACHE``, else ``$XDG_CACHE_HOME/rego-engine``, else ``~/.cache/rego-engine``."""
+    """The cache directory (``$REGO_ENGINE_CACHE``, else under ``$XDG_CACHE_HOME`` or ``~/.cache``).
+
+    The pinned OPA build, compiled modules and native code all live here.
+    """
     override = os.environ.get("REGO_ENGINE_CACHE")
     if override:
         return Path(override)

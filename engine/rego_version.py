@@ -30,8 +30,20 @@ _TOKEN = re.compile(
 )
 
 _KEYWORDS = frozenset(
-    {"if", "else", "contains", "in", "some", "every", "not", "with", "as",
-     "default", "import", "package"}
+    {
+        "if",
+        "else",
+        "contains",
+        "in",
+        "some",
+        "every",
+        "not",
+        "with",
+        "as",
+        "default",
+        "import",
+        "package",
+    }
 )
 _OPEN = {"{": "}", "[": "]", "(": ")"}
 _CLOSE = frozenset(_OPEN.values())
@@ -60,7 +72,7 @@ def detect_rego_version(text: str) -> int:
     tokens = list(_tokens(text))
     depth = 0
     v0_body = False
-    for i, (kind, tok) in enumerate(tokens):
+    for i, (_kind, tok) in enumerate(tokens):
         if depth == 0 and tok == "import":
             path = _import_path(tokens, i)
             if path == "rego.v1":

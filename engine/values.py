@@ -65,12 +65,32 @@ class Set:
         return self._items
 
 
+class BoolKey:
+    """A boolean used as an object key (in Python ``True == 1`` would merge it with 1)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BoolKey) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return hash(("bool-key", self.value))
+
+    def __repr__(self) -> str:
+        return f"BoolKey({self.value})"
+
+
 def freeze(value: Value) -> Any:
     """A hashable key with Rego equality: ``1 == 1.0``, ``true != 1``."""
     if value is None:
         return ("null",)
     if isinstance(value, bool):
         return ("bool", value)
+    if isinstance(value, BoolKey):
+        return ("bool", value.value)
     if isinstance(value, (int, float, Decimal)):
         return ("num", value)
     if isinstance(value, str):
@@ -87,6 +107,7 @@ def freeze(value: Value) -> Any:
 _TYPE_ORDER = {
     type(None): 0,
     bool: 1,
+    BoolKey: 1,
     int: 2,
     float: 2,
     Decimal: 2,
@@ -107,6 +128,8 @@ def type_name(value: Value) -> str:
 
 def compare(a: Value, b: Value) -> int:
     """Rego's total order: null < boolean < number < string < array < object < set."""
+    a = a.value if isinstance(a, BoolKey) else a
+    b = b.value if isinstance(b, BoolKey) else b
     ta, tb = _TYPE_ORDER[type(a)], _TYPE_ORDER[type(b)]
     if ta != tb:
         return -1 if ta < tb else 1
@@ -115,20 +138,20 @@ def compare(a: Value, b: Value) -> int:
     if ta == 0:
         return 0
     if ta == 4:
-        for x, y in zip(a, b):
+        for x, y in zip(a, b, strict=False):
             c = compare(x, y)
             if c:
                 return c
         return (len(a) > len(b)) - (len(a) < len(b))
     if ta == 5:
         ka, kb = sort_values(a), sort_values(b)
-        for x, y in zip(ka, kb):
+        for x, y in zip(ka, kb, strict=False):
             c = compare(x, y) or compare(a[x], b[y])
             if c:
                 return c
         return (len(ka) > len(kb)) - (len(ka) < len(kb))
     ia, ib = a.items, b.items
-    for x, y in zip(ia, ib):
+    for x, y in zip(ia, ib, strict=False):
         c = compare(x, y)
         if c:
             return c
@@ -285,7 +308,10 @@ class _Parser:
 
 
 def hashable_key(key: Value) -> Any:
-    """An object key usable in a dict: arrays become tuples, objects are refused."""
+    """An object key usable in a dict: arrays become tuples, booleans
+    :class:`BoolKey`, objects are refused."""
+    if isinstance(key, bool):
+        return BoolKey(key)
     if isinstance(key, list):
         return tuple(hashable_key(k) for k in key)
     if isinstance(key, dict):
@@ -314,6 +340,8 @@ def _write(value: Value, out: list[str]) -> None:
         out.append("true")
     elif value is False:
         out.append("false")
+    elif isinstance(value, BoolKey):
+        out.append("true" if value.value else "false")
     elif isinstance(value, int):
         out.append(str(value))
     elif isinstance(value, float):
@@ -378,6 +406,8 @@ def sorted_items(obj: dict[Any, Value]) -> list[tuple[Any, Value]]:
 def _json_key(key: Any) -> str:
     if isinstance(key, str):
         return key
+    if isinstance(key, BoolKey):
+        return "true" if key.value else "false"
     return orjson.dumps(to_json(list(key) if isinstance(key, tuple) else key)).decode()
 
 
@@ -388,6 +418,9 @@ def dumps_json(value: Value, *, indent: bool = False) -> bytes:
         return orjson.dumps(to_json(value), option=option)
     except TypeError:  # integers beyond 64 bits
         return json.dumps(
-            to_json(value), sort_keys=True, indent=2 if indent else None,
-            separators=None if indent else (",", ":"), ensure_ascii=False,
+            to_json(value),
+            sort_keys=True,
+            indent=2 if indent else None,
+            separators=None if indent else (",", ":"),
+            ensure_ascii=False,
         ).encode()

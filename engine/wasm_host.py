@@ -180,7 +180,9 @@ class PolicyInstance:
         linker.define_func("env", "opa_println", wasmtime.FuncType([i32], []), self._println)
         for n in range(5):
             linker.define_func(
-                "env", f"opa_builtin{n}", wasmtime.FuncType([i32] * (n + 2), [i32]),
+                "env",
+                f"opa_builtin{n}",
+                wasmtime.FuncType([i32] * (n + 2), [i32]),
                 self._dispatch,
             )
         try:
@@ -191,11 +193,22 @@ class PolicyInstance:
         self._fn: dict[str, Any] = {
             name: exports[name]
             for name in (
-                "opa_malloc", "opa_json_parse", "opa_value_parse", "opa_json_dump",
-                "opa_value_dump", "opa_heap_ptr_get", "opa_heap_ptr_set", "opa_eval_ctx_new",
-                "opa_eval_ctx_set_input", "opa_eval_ctx_set_data",
-                "opa_eval_ctx_set_entrypoint", "opa_eval_ctx_get_result", "eval",
-                "builtins", "entrypoints", "opa_value_add_path",
+                "opa_malloc",
+                "opa_json_parse",
+                "opa_value_parse",
+                "opa_json_dump",
+                "opa_value_dump",
+                "opa_heap_ptr_get",
+                "opa_heap_ptr_set",
+                "opa_eval_ctx_new",
+                "opa_eval_ctx_set_input",
+                "opa_eval_ctx_set_data",
+                "opa_eval_ctx_set_entrypoint",
+                "opa_eval_ctx_get_result",
+                "eval",
+                "builtins",
+                "entrypoints",
+                "opa_value_add_path",
             )
         }
         self.abi_version = (
@@ -330,9 +343,11 @@ class PolicyInstance:
     def _abort(self, addr: int) -> None:
         message = self.read_cstring(addr).decode("utf-8", "replace")
         if "out of memory" in message or "malloc" in message:
-            self._fail(MemoryLimitExceeded(
-                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
-            ))
+            self._fail(
+                MemoryLimitExceeded(
+                    f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
+                )
+            )
         self._fail(EvalError(f"evaluation aborted: {message}"))
 
     def _println(self, addr: int) -> None:

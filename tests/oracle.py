@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from engine.opa import find_opa
+from engine.values import dumps
 
 
 def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
@@ -19,6 +20,18 @@ def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
         stdin = orjson.dumps(input_json)
     proc = subprocess.run(args, input=stdin, capture_output=True)
     if proc.returncode != 0:
-        raise RuntimeError(f"opa eval {expr!r} failed: {proc.stdout.decode()}{proc.stderr.decode()}")
+        raise RuntimeError(
+            f"opa eval {expr!r} failed: {proc.stdout.decode()}{proc.stderr.decode()}"
+        )
     doc = orjson.loads(proc.stdout)
     return [r["bindings"]["x"] for r in doc.get("result", [])]
+
+
+def rego_literal(value: Any) -> str:
+    """A Python value (engine.values model) written as a Rego literal."""
+    return dumps(value).decode()
+
+
+def opa_call(name: str, *args: Any) -> list[Any]:
+    """Call builtin ``name`` on literal arguments with `opa eval`; [] when undefined."""
+    return opa_eval_expr(f"{name}({', '.join(rego_literal(a) for a in args)})")

@@ -1,0 +1,33 @@
+# Setup, tests and the example job. `make test` is what CI runs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup opa test lint example bench clean-cache
+
+setup: $(VENV)/.installed opa
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+opa:
+	@bash wasm/build-opa.sh
+
+test: setup
+	$(BIN)/ruff check engine tests bench
+	$(BIN)/pytest
+
+lint: setup
+	$(BIN)/ruff check engine tests bench
+
+example: setup
+	$(BIN)/rego-engine eval -d examples/eval/policy -i examples/eval/input.json data.examples.s3
+
+bench: setup
+	$(BIN)/python bench/bench_foundation.py
+
+clean-cache:
+	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native
