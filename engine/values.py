@@ -171,7 +171,7 @@ def parse(text: bytes | str) -> Value:
     data = text.decode("utf-8") if isinstance(text, bytes) else text
     try:
         # The stdlib scanner keeps integers exact (orjson rounds big ones).
-        return json.loads(data, parse_float=parse_number, parse_constant=_no_constant)
+        return _JSON.decode(data)
     except json.JSONDecodeError:
         pass  # sets, non-string keys: use the full parser
     parser = _Parser(data)
@@ -192,6 +192,9 @@ def parse_number(text: str) -> int | float | Decimal:
         return int(text)
     f = float(text)
     return Decimal(text) if math.isinf(f) else f
+
+
+_JSON = json.JSONDecoder(parse_float=parse_number, parse_constant=_no_constant)
 
 
 class _Parser:
