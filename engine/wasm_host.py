@@ -426,8 +426,6 @@ class PolicyInstance:
         custom = self._custom.get(name)
         if custom is not None:
             return functools.partial(custom, self)
-        if name == "internal.print":
-            return self._print_builtin
         reason = REFUSED.get(name)
         if reason is not None:
             return functools.partial(self._unavailable, name, f"is refused: {reason}")
@@ -448,16 +446,3 @@ class PolicyInstance:
         except BuiltinError:
             return 0
         return self.from_python(result)
-
-    def _print_builtin(self, arg: int) -> int:
-        operands = self.to_python(arg)
-        parts: list[str] = []
-        for operand in operands:
-            members = list(operand)
-            if not members:
-                parts.append("<undefined>")
-            else:
-                value = members[0]
-                parts.append(value if isinstance(value, str) else values.dumps(value).decode())
-        self._print(" ".join(parts))
-        return self.from_python(True)
