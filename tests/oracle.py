@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from typing import Any
 
@@ -23,7 +24,7 @@ def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
         raise RuntimeError(
             f"opa eval {expr!r} failed: {proc.stdout.decode()}{proc.stderr.decode()}"
         )
-    doc = orjson.loads(proc.stdout)
+    doc = json.loads(proc.stdout)  # the stdlib keeps integers beyond 64 bits exact
     return [r["bindings"]["x"] for r in doc.get("result", [])]
 
 

@@ -7,13 +7,13 @@ A file ``<name>.rego`` may have ``<name>.input.json`` beside it as the input.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from engine import values
@@ -41,7 +41,7 @@ def opa_value(path: Path, ref: str, input_path: Path | None) -> Any:
             args += ["-i", str(input_path)]
         proc = subprocess.run(args, capture_output=True, check=False)
         assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
-        doc = orjson.loads(proc.stdout)
+        doc = json.loads(proc.stdout)  # exact integers beyond 64 bits
     results = doc.get("result") or []
     return results[0]["expressions"][0]["value"] if results else None
 
@@ -67,7 +67,7 @@ def test_engine_matches_opa(path: Path) -> None:
     input_path = input_path if input_path.is_file() else None
     expected = opa_value(path, ref, input_path)
     result = eval_ref([path], ref, input_json=input_path.read_bytes() if input_path else None)
-    actual = orjson.loads(values.dumps_json(result.value)) if result.defined else None
+    actual = json.loads(values.dumps_json(result.value)) if result.defined else None
     assert isinstance(expected, dict) and isinstance(actual, dict)
     assert expected, f"{path}: opa found no defined rule; the case tests nothing"
     for rule in sorted(set(expected) | set(actual)):
