@@ -265,6 +265,8 @@ class PolicyInstance:
         )
         self.entrypoints: dict[str, int] = values.parse(self.json_dump(self._call("entrypoints")))
         builtin_ids: dict[str, int] = values.parse(self.json_dump(self._call("builtins")))
+        self.imported_builtins = frozenset(builtin_ids)
+        """Names of the builtins this module calls on the host."""
         self._builtins: dict[int, tuple[str, Callable[..., int]]] = {
             bid: (name, self._resolve_builtin(name)) for name, bid in builtin_ids.items()
         }
