@@ -7,9 +7,11 @@ import subprocess
 from typing import Any
 
 import orjson
+import pytest
 
-from engine.opa import find_opa
-from engine.values import dumps
+from engine.host_builtins import REGISTRY, BuiltinError
+from engine.opa import OpaNotFound, find_opa
+from engine.values import dumps, to_json
 
 
 def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
@@ -36,3 +38,23 @@ def rego_literal(value: Any) -> str:
 def opa_call(name: str, *args: Any) -> list[Any]:
     """Call builtin ``name`` on literal arguments with `opa eval`; [] when undefined."""
     return opa_eval_expr(f"{name}({', '.join(rego_literal(a) for a in args)})")
+
+
+def _have_opa() -> bool:
+    try:
+        find_opa()
+    except OpaNotFound:
+        return False
+    return True
+
+
+needs_opa = pytest.mark.skipif(not _have_opa(), reason="pinned opa binary not available")
+"""Marks tests that compare with the pinned `opa` binary."""
+
+
+def host_call(name: str, *args: Any) -> list[Any]:
+    """A host builtin's result in `opa_call`'s form: [] when undefined."""
+    try:
+        return [to_json(REGISTRY[name](*args))]
+    except BuiltinError:
+        return []

@@ -6,28 +6,12 @@ from typing import Any
 
 import orjson
 import pytest
-from oracle import opa_call, opa_eval_expr
+from oracle import host_call as call
+from oracle import needs_opa, opa_call, opa_eval_expr
 
 from engine.host_builtins import REGISTRY, BuiltinError
 from engine.host_builtins.fmt import format_float, go_quote, rego_text
-from engine.opa import OpaNotFound, find_opa
-from engine.values import Set, to_json
-
-try:
-    find_opa()
-    HAVE_OPA = True
-except OpaNotFound:
-    HAVE_OPA = False
-
-needs_opa = pytest.mark.skipif(not HAVE_OPA, reason="pinned opa binary not available")
-
-
-def call(name: str, *args: Any) -> list[Any]:
-    """The builtin's result as `opa_call` reports it: [] when undefined."""
-    try:
-        return [to_json(REGISTRY[name](*args))]
-    except BuiltinError:
-        return []
+from engine.values import Set
 
 
 def opa_call_untyped(name: str, *args: Any) -> list[Any]:

@@ -20,20 +20,11 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.x509.oid import NameOID
+from oracle import needs_opa
 
 from engine.host_builtins import REGISTRY, BuiltinError
 from engine.host_builtins.registry import EvalContext, reset_context, set_context
-from engine.opa import OpaNotFound, find_opa
 from engine.values import to_json
-
-try:
-    find_opa()
-    HAVE_OPA = True
-except OpaNotFound:
-    HAVE_OPA = False
-
-needs_opa = pytest.mark.skipif(not HAVE_OPA, reason="pinned opa binary not available")
-
 
 # ---------------------------------------------------------------- key material
 

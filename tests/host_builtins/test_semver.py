@@ -6,27 +6,10 @@ import itertools
 from typing import Any
 
 import pytest
+from oracle import host_call as call
+from oracle import needs_opa
 
 from engine.host_builtins import REGISTRY, BuiltinError
-from engine.opa import OpaNotFound, find_opa
-from engine.values import to_json
-
-try:
-    find_opa()
-    HAVE_OPA = True
-except OpaNotFound:
-    HAVE_OPA = False
-
-needs_opa = pytest.mark.skipif(not HAVE_OPA, reason="pinned opa binary not available")
-
-
-def call(name: str, *args: Any) -> list[Any]:
-    """The builtin's result as `opa_call` reports it: [] when undefined."""
-    try:
-        return [to_json(REGISTRY[name](*args))]
-    except BuiltinError:
-        return []
-
 
 VALID = [
     "1.0.0",

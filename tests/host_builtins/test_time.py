@@ -5,32 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from oracle import host_call as call
+from oracle import needs_opa
 
 from engine.host_builtins import REGISTRY, BuiltinError
 from engine.host_builtins.registry import EvalContext, reset_context, set_context
-from engine.opa import OpaNotFound, find_opa
-from engine.values import to_json
-
-try:
-    find_opa()
-    HAVE_OPA = True
-except OpaNotFound:
-    HAVE_OPA = False
-
-needs_opa = pytest.mark.skipif(not HAVE_OPA, reason="pinned opa binary not available")
 
 NS_2024 = 1706659200000000000  # 2024-01-31T00:00:00Z
 NS_DST = 1710054000000000000  # 2024-03-10T07:00:00Z, 03:00 EDT just after the spring gap
 NS_MAX = (1 << 63) - 1
 NS_MIN = -(1 << 63)
-
-
-def call(name: str, *args: Any) -> list[Any]:
-    """The builtin's result as `opa_call` reports it: [] when undefined."""
-    try:
-        return [to_json(REGISTRY[name](*args))]
-    except BuiltinError:
-        return []
 
 
 # Literal arguments only: arguments OPA's type checker rejects statically (for

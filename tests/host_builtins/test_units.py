@@ -5,27 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from oracle import host_call as call
+from oracle import needs_opa
 
 from engine.host_builtins import REGISTRY, BuiltinError
-from engine.opa import OpaNotFound, find_opa
-from engine.values import to_json
-
-try:
-    find_opa()
-    HAVE_OPA = True
-except OpaNotFound:
-    HAVE_OPA = False
-
-needs_opa = pytest.mark.skipif(not HAVE_OPA, reason="pinned opa binary not available")
-
-
-def call(name: str, *args: Any) -> list[Any]:
-    """The builtin's result as `opa_call` reports it: [] when undefined."""
-    try:
-        return [to_json(REGISTRY[name](*args))]
-    except BuiltinError:
-        return []
-
 
 PARSE = [
     "1", "1m", "1000m", "1500m", "250m", "1M", "1Mi", "1mi", "1MI", "1K", "1k", "1Ki", "1KB",

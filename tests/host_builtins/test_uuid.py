@@ -6,28 +6,11 @@ import re
 from typing import Any
 
 import pytest
+from oracle import host_call as call
+from oracle import needs_opa
 
-from engine.host_builtins import REGISTRY, BuiltinError
+from engine.host_builtins import REGISTRY
 from engine.host_builtins.registry import EvalContext, reset_context, set_context
-from engine.opa import OpaNotFound, find_opa
-from engine.values import to_json
-
-try:
-    find_opa()
-    HAVE_OPA = True
-except OpaNotFound:
-    HAVE_OPA = False
-
-needs_opa = pytest.mark.skipif(not HAVE_OPA, reason="pinned opa binary not available")
-
-
-def call(name: str, *args: Any) -> list[Any]:
-    """The builtin's result as `opa_call` reports it: [] when undefined."""
-    try:
-        return [to_json(REGISTRY[name](*args))]
-    except BuiltinError:
-        return []
-
 
 UUIDS = [
     "6ba7b810-9dad-11d1-80b4-00c04fd430c8",  # v1
