@@ -328,9 +328,13 @@ def hashable_key(key: Value) -> Any:
 def dumps(value: Value) -> bytes:
     """Serialise a value in Rego syntax, as ``opa_value_parse`` reads it."""
     try:
-        return orjson.dumps(value)
+        text = orjson.dumps(value)
     except TypeError:
         pass  # sets, non-string keys, tuples as keys, big ints, Decimals
+    else:
+        if b"null" not in text:
+            return text
+        # orjson writes inf and nan as null; the full writer refuses them.
     out: list[str] = []
     _write(value, out)
     return "".join(out).encode("utf-8")

@@ -48,3 +48,9 @@ def test_parse_rejects_non_values(text: str) -> None:
 def test_json_form_sorts_sets_and_stringifies_keys() -> None:
     assert values.to_json({1: Set([3, "a", 1])}) == {"1": [1, 3, "a"]}
     assert values.dumps_json({"b": 1, "a": 2}) == b'{"a":2,"b":1}'
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_dumps_refuses_non_finite_numbers(bad: float) -> None:
+    with pytest.raises(ValueError, match="has no Rego form"):
+        values.dumps({"x": [1, bad]})
