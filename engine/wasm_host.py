@@ -175,8 +175,13 @@ class _ExportCall:
             params[i].of.i32 = arg
         trap = _TrapPointer()
         error = wasmtime_ffi.wasmtime_func_call(
-            self._context, self._func, params, self._nparams,
-            self._results, self._nresults, ctypes.byref(trap),
+            self._context,
+            self._func,
+            params,
+            self._nparams,
+            self._results,
+            self._nresults,
+            ctypes.byref(trap),
         )
         if trap:
             trap_obj = wasmtime.Trap._from_ptr(trap)
@@ -206,8 +211,6 @@ class PolicyInstance:
         self.limits = limits or Limits()
         self._custom = dict(custom or {})
         self._print = print_hook or (lambda line: print(line, file=sys.stderr))
-        self._failure: EvalError | None = None
-        self._current_entrypoint: str | None = None
 
         module = load_module(policy)
         engine = _engine()
@@ -353,8 +356,6 @@ class PolicyInstance:
         ctx = self._ctx
         self._call("opa_heap_ptr_set", self._input_heap)
         self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
-        self._failure = None
-        self._current_entrypoint = entrypoint
         ticks = max(1, round(self.limits.timeout_seconds / TICK_SECONDS))
         token = set_context(EvalContext(now_ns=time.time_ns()))
         self.store.set_epoch_deadline(ticks)
@@ -363,7 +364,6 @@ class PolicyInstance:
         finally:
             self.store.set_epoch_deadline(_NO_DEADLINE)
             reset_context(token)
-            self._current_entrypoint = None
         return self._call("opa_eval_ctx_get_result", ctx)
 
     def evaluate(self, entrypoint: str) -> list[Any]:
@@ -383,11 +383,8 @@ class PolicyInstance:
     # -- host callbacks ----------------------------------------------------------
 
     def _translate(self, error: Exception) -> EvalError:
-        if self._failure is not None:
-            failure, self._failure = self._failure, None
-            return failure
-        if isinstance(error, EvalError):
-            return error
+        """An evaluation error for a trap. (An exception a host callback raised
+        is re-raised as itself by the export call, so it never reaches here.)"""
         text = str(error)
         if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.INTERRUPT:
             return EvalTimeout(
@@ -397,19 +394,13 @@ class PolicyInstance:
             return EvalError("evaluation exceeded the Wasm stack (recursion too deep)")
         return EvalError(f"evaluation trapped: {text.splitlines()[0] if text else error!r}")
 
-    def _fail(self, failure: EvalError) -> None:
-        self._failure = failure
-        raise failure
-
     def _abort(self, addr: int) -> None:
         message = self.read_cstring(addr & _U32).decode("utf-8", "replace")
         if "out of memory" in message or "malloc" in message:
-            self._fail(
-                MemoryLimitExceeded(
-                    f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
-                )
+            raise MemoryLimitExceeded(
+                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
             )
-        self._fail(EvalError(f"evaluation aborted: {message}"))
+        raise EvalError(f"evaluation aborted: {message}")
 
     def _println(self, addr: int) -> None:
         self._print(self.read_cstring(addr & _U32).decode("utf-8", "replace"))
@@ -418,11 +409,10 @@ class PolicyInstance:
         name, handler = self._builtins[builtin_id]
         try:
             return handler(*(a & _U32 for a in args))
-        except EvalError as failure:
-            self._fail(failure)
+        except EvalError:
+            raise
         except Exception as exc:  # a host bug must not take the process down
-            self._fail(EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}"))
-        return 0
+            raise EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}") from exc
 
     def _resolve_builtin(self, name: str) -> Callable[..., int]:
         custom = self._custom.get(name)
