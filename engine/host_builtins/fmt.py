@@ -190,7 +190,8 @@ def _fmt_f(digits: str, dp: int, prec: int) -> str:
     return f"{head}.{frac}"
 
 
-def _fmt_hex_float(a: float, prec: int, verb: str) -> str:
+def _float_parts(a: float) -> tuple[int, int]:
+    """The mantissa (implicit bit included) and unbiased exponent of a float64."""
     bits = struct.unpack("<Q", struct.pack("<d", a))[0]
     exp = (bits >> 52) & 0x7FF
     mant = bits & ((1 << 52) - 1)
@@ -198,7 +199,11 @@ def _fmt_hex_float(a: float, prec: int, verb: str) -> str:
         exp = 1
     else:
         mant |= 1 << 52
-    exp -= 1023
+    return mant, exp - 1023
+
+
+def _fmt_hex_float(a: float, prec: int, verb: str) -> str:
+    mant, exp = _float_parts(a)
     if mant == 0:
         exp = 0
     mant <<= 8
@@ -235,14 +240,8 @@ def _fmt_hex_float(a: float, prec: int, verb: str) -> str:
 
 
 def _fmt_binary_float(a: float) -> str:
-    bits = struct.unpack("<Q", struct.pack("<d", a))[0]
-    exp = (bits >> 52) & 0x7FF
-    mant = bits & ((1 << 52) - 1)
-    if exp == 0:
-        exp = 1
-    else:
-        mant |= 1 << 52
-    exp = exp - 1023 - 52
+    mant, exp = _float_parts(a)
+    exp -= 52
     return f"{mant}p{'+' if exp >= 0 else '-'}{abs(exp)}"
 
 

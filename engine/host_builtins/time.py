@@ -1007,11 +1007,7 @@ def now_ns() -> int:
 def parse_rfc3339_ns(value: Any) -> int:
     """An RFC 3339 timestamp as ns since the epoch."""
     text = _string_operand("time.parse_rfc3339_ns", value, 1)
-    try:
-        ns = _parse(_RFC3339, text)
-    except _Bad as exc:
-        raise BuiltinError(f"time.parse_rfc3339_ns: cannot parse {text!r}: {exc}") from None
-    return _safe_ns("time.parse_rfc3339_ns", *divmod(ns, _NS))
+    return _parse_to_ns("time.parse_rfc3339_ns", _RFC3339, text)
 
 
 @register("time.parse_ns")
@@ -1019,12 +1015,16 @@ def parse_ns(layout: Any, value: Any) -> int:
     """``value`` parsed with a Go layout (or an OPA layout constant name) as ns."""
     layout_text = _string_operand("time.parse_ns", layout, 1)
     text = _string_operand("time.parse_ns", value, 2)
-    layout_text = _LAYOUTS.get(layout_text, layout_text)
+    return _parse_to_ns("time.parse_ns", _LAYOUTS.get(layout_text, layout_text), text)
+
+
+def _parse_to_ns(name: str, layout: str, text: str) -> int:
+    """``text`` parsed with a Go layout, as ns within the range OPA accepts."""
     try:
-        ns = _parse(layout_text, text)
+        ns = _parse(layout, text)
     except _Bad as exc:
-        raise BuiltinError(f"time.parse_ns: cannot parse {text!r}: {exc}") from None
-    return _safe_ns("time.parse_ns", *divmod(ns, _NS))
+        raise BuiltinError(f"{name}: cannot parse {text!r}: {exc}") from None
+    return _safe_ns(name, *divmod(ns, _NS))
 
 
 @register("time.parse_duration_ns")
