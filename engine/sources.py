@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,29 +122,50 @@ def _merge_document(data: dict[str, Any], value: Any, at: list[str], origin: str
     _deep_merge(data, value, origin)
 
 
-def load_sources(paths: list[Path]) -> PolicySources:
-    """Read every policy module and data document below ``paths``."""
+def load_sources(
+    paths: list[Path], *, on_error: Callable[[SourceError], None] | None = None
+) -> PolicySources:
+    """Read every policy module and data document below ``paths``.
+
+    Without ``on_error`` the first bad file raises :class:`SourceError`; with
+    it, each bad file is reported there and skipped.
+    """
     sources = PolicySources()
     seen: set[Path] = set()
     for root in paths:
-        if not root.exists():
-            raise SourceError(display_path(root), "no such file or directory")
+        try:
+            if not root.exists():
+                raise SourceError(display_path(root), "no such file or directory")
+        except SourceError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
         files = [root] if root.is_file() else _walk(root)
         for path in files:
             real = path.resolve()
             if real in seen:
                 continue
             seen.add(real)
-            text = _read_text(path)
-            if path.suffix in REGO_SUFFIXES:
-                sources.rego_files.append(
-                    RegoFile(real, display_path(path), text, detect_rego_version(text))
-                )
-            else:
-                value = parse_data_document(path, text)
-                if value is None:
-                    continue
-                at = [] if root.is_file() else list(path.parent.relative_to(root).parts)
-                _merge_document(sources.data, value, at, display_path(path))
-                sources.data_files.append(display_path(path))
+            try:
+                _load_file(sources, root, path, real)
+            except SourceError as exc:
+                if on_error is None:
+                    raise
+                on_error(exc)
     return sources
+
+
+def _load_file(sources: PolicySources, root: Path, path: Path, real: Path) -> None:
+    text = _read_text(path)
+    if path.suffix in REGO_SUFFIXES:
+        sources.rego_files.append(
+            RegoFile(real, display_path(path), text, detect_rego_version(text))
+        )
+        return
+    value = parse_data_document(path, text)
+    if value is None:
+        return
+    at = [] if root.is_file() else list(path.parent.relative_to(root).parts)
+    _merge_document(sources.data, value, at, display_path(path))
+    sources.data_files.append(display_path(path))

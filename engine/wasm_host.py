@@ -22,7 +22,7 @@ import importlib.metadata
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -334,21 +334,31 @@ class PolicyInstance:
 
     # -- evaluation ------------------------------------------------------------
 
-    def set_input(self, input_json: bytes | None) -> None:
-        """Parse ``input_json`` once; every later evaluation sees it as ``input``."""
+    def set_input(
+        self, input_json: bytes | None, *, resident: Sequence[bytes] = ()
+    ) -> list[int]:
+        """Parse ``input_json`` once; every later evaluation sees it as ``input``.
+
+        ``resident`` documents (JSON or Rego value text) are parsed after the
+        input and stay in memory with it until the next ``set_input``; their
+        addresses are returned, for builtins to hand out without copying.
+        """
         self._call("opa_heap_ptr_set", self._data_heap)
         self.input_addr = self.parse_json(input_json) if input_json is not None else 0
+        addrs = [self.parse_value(doc) for doc in resident]
         self._ctx = self._call("opa_eval_ctx_new")
         if self.input_addr:
             self._call("opa_eval_ctx_set_input", self._ctx, self.input_addr)
         self._call("opa_eval_ctx_set_data", self._ctx, self.data_addr)
         self._input_heap = self._call("opa_heap_ptr_get")
+        return addrs
 
-    def eval_addr(self, entrypoint: str) -> int:
+    def eval_addr(self, entrypoint: str, *, timeout_seconds: float | None = None) -> int:
         """Evaluate ``entrypoint``; returns the address of its result set.
 
         The heap is reset to just after the input, so the returned address is
-        valid until the next evaluation.
+        valid until the next evaluation. ``timeout_seconds`` overrides the
+        instance's time bound for this evaluation.
         """
         ep_id = self.entrypoints.get(entrypoint)
         if ep_id is None:
@@ -356,19 +366,22 @@ class PolicyInstance:
         ctx = self._ctx
         self._call("opa_heap_ptr_set", self._input_heap)
         self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
-        ticks = max(1, round(self.limits.timeout_seconds / TICK_SECONDS))
+        seconds = self.limits.timeout_seconds if timeout_seconds is None else timeout_seconds
+        ticks = max(1, round(seconds / TICK_SECONDS))
         token = set_context(EvalContext(now_ns=time.time_ns()))
         self.store.set_epoch_deadline(ticks)
         try:
             self._call("eval", ctx)
+        except EvalTimeout:
+            raise EvalTimeout(f"evaluation exceeded the time limit of {seconds:g}s") from None
         finally:
             self.store.set_epoch_deadline(_NO_DEADLINE)
             reset_context(token)
         return self._call("opa_eval_ctx_get_result", ctx)
 
-    def evaluate(self, entrypoint: str) -> list[Any]:
+    def evaluate(self, entrypoint: str, *, timeout_seconds: float | None = None) -> list[Any]:
         """Evaluate ``entrypoint``: the list of its results (empty when undefined)."""
-        text = self.value_dump(self.eval_addr(entrypoint))
+        text = self.value_dump(self.eval_addr(entrypoint, timeout_seconds=timeout_seconds))
         if text.startswith(b"{{") and text.endswith(b"}}"):
             # A single result: parse the inner object, which is often plain JSON.
             try:

@@ -1,0 +1,141 @@
+"""Running compiled rules over inputs: one Wasm evaluation per rule per input.
+
+The evaluator owns one policy instance. For each input it loads the State
+(and every type's resource objects) into Wasm memory once, then asks each
+applicable rule its judgement: multi-resource rules over the whole State,
+single-resource rules once per resource of their type inside one Wasm call.
+A rule that fails (error, time bound, memory cap) gets an error for that
+input; the instance is then rebuilt so the next rule starts clean.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.rule_metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
+from engine.rule_set import CompiledRuleSet, RuleSpec
+from engine.snyk_api import SnykApi
+from engine.state import State
+from engine.wasm_host import EvalError, Limits, PolicyInstance
+
+
+@dataclass(frozen=True)
+class RuleStatics:
+    """What a rule declares independently of any input."""
+
+    resource_type: str = MULTIPLE
+    input_type: str | None = None
+    metadata: RuleMetadata = field(default_factory=RuleMetadata)
+    error: str | None = None
+
+    @property
+    def single(self) -> bool:
+        """Whether the rule is asked once per resource of ``resource_type``."""
+        return self.resource_type != MULTIPLE
+
+
+@dataclass
+class RuleRun:
+    """The raw judgement of one rule on one input, before results are built."""
+
+    rule: RuleSpec
+    statics: RuleStatics
+    judgement: Any = None
+    """Multi-resource: the value of ``deny``/``policy``/``allow`` (None when undefined)."""
+    resources: Any = None
+    """Multi-resource: the value of ``resources`` (None when undefined)."""
+    per_resource: dict[int, Any] = field(default_factory=dict)
+    """Single-resource: resource index (in key order) → judgement value, when defined."""
+    resource_types: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _statics_from(values: dict[str, Any]) -> RuleStatics:
+    resource_type = values.get("resource_type", MULTIPLE)
+    input_type = values.get("input_type")
+    if not isinstance(resource_type, str):
+        return RuleStatics(error=f"resource_type must be a string, found {resource_type!r}")
+    if input_type is not None and not isinstance(input_type, str):
+        return RuleStatics(error=f"input_type must be a string, found {input_type!r}")
+    return RuleStatics(resource_type, input_type, metadata_from_statics(values))
+
+
+class RuleEvaluator:
+    """Evaluates the rules of a compiled rule set over States."""
+
+    def __init__(self, rule_set: CompiledRuleSet, limits: Limits | None = None) -> None:
+        if rule_set.policy is None:
+            raise ValueError("the rule set holds no compiled rules")
+        self.rule_set = rule_set
+        self.limits = limits or Limits()
+        self.api = SnykApi()
+        self._state: State | None = None
+        self._instance = self._new_instance()
+        self.statics = [self._rule_statics(i) for i in range(len(rule_set.rules))]
+
+    def _new_instance(self) -> PolicyInstance:
+        assert self.rule_set.policy is not None
+        instance = PolicyInstance(
+            self.rule_set.policy, limits=self.limits, custom=self.api.handlers()
+        )
+        self.api.load(instance, self._state)
+        return instance
+
+    def _recover(self) -> None:
+        """A fresh instance after a failed evaluation (a trap may leave the heap inconsistent)."""
+        self._instance = self._new_instance()
+
+    def _rule_statics(self, index: int) -> RuleStatics:
+        try:
+            found = self._instance.evaluate(self.rule_set.entrypoint(index, "static"))
+        except EvalError as exc:
+            self._recover()
+            return RuleStatics(error=f"evaluating the rule's declarations: {exc}")
+        return _statics_from(found[0] if found else {})
+
+    def applicable(self, index: int, state: State) -> bool:
+        """Whether rule ``index`` runs on ``state`` (its input type accepts the State's)."""
+        return accepts_input_type(self.statics[index].input_type, state.input_type)
+
+    def load(self, state: State) -> None:
+        """Make ``state`` the input of the following :meth:`run` calls."""
+        self._state = state
+        self.api.load(self._instance, state)
+
+    def run(self, index: int) -> RuleRun:
+        """Evaluate rule ``index`` on the loaded State."""
+        rule = self.rule_set.rules[index]
+        statics = self.statics[index]
+        run = RuleRun(rule, statics)
+        if statics.error is not None:
+            run.errors.append(statics.error)
+            return run
+        self.api.begin_rule()
+        started = time.perf_counter()
+        try:
+            if statics.single:
+                self._run_single(index, run)
+            else:
+                self._run_multi(index, run)
+        except EvalError as exc:
+            run.errors.append(str(exc))
+            self._recover()
+        run.seconds = time.perf_counter() - started
+        if statics.single:
+            self.api.requested.add(statics.resource_type)
+        run.resource_types = sorted(self.api.requested)
+        return run
+
+    def _run_multi(self, index: int, run: RuleRun) -> None:
+        found = self._instance.evaluate(self.rule_set.entrypoint(index, "multi"))
+        values = found[0] if found else {}
+        run.judgement = values.get(run.rule.judgement)
+        run.resources = values.get("resources")
+
+    def _run_single(self, index: int, run: RuleRun) -> None:
+        found = self._instance.evaluate(self.rule_set.entrypoint(index, "single"))
+        for position, value in found[0] if found else []:
+            run.per_resource[position] = value

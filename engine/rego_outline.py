@@ -1,0 +1,90 @@
+"""The outline of a Rego module: its package and the names of its top-level rules.
+
+A light scan, not a parser (the OPA compiler remains the judge of syntax): it
+skips comments and strings, tracks bracket depth, and reads the first name of
+every statement that starts a line at depth zero. That is enough to know
+which packages are rules (``deny``, ``allow``, ``policy``) and which optional
+rules (``resources``, ``metadata``, ...) they define, in v0 and v1 syntax.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(
+    r"""
+    (?P<comment>\#[^\n]*)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<raw>`[^`]*`)
+  | (?P<newline>\n)
+  | (?P<open>[\[{(])
+  | (?P<close>[\]})])
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<space>[ \t\r]+)
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+_PACKAGE_REF = re.compile(
+    r"""package\s+((?:[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])*)"""
+)
+
+_NOT_RULES = frozenset({"package", "import", "else"})
+
+
+@dataclass(frozen=True)
+class RegoOutline:
+    """A module's package path (``rules.x.tf``, without ``data.``) and rule names."""
+
+    package: str | None
+    rules: frozenset[str]
+
+
+def package_path(ref: str) -> str:
+    """``rules["a-b"].c`` → ``rules.a-b.c`` (segments joined with dots)."""
+    parts = re.findall(r'([A-Za-z_][A-Za-z0-9_]*)|\["((?:[^"\\]|\\.)*)"\]', ref)
+    return ".".join(a or b for a, b in parts)
+
+
+def outline(text: str) -> RegoOutline:
+    """The package and top-level rule names of the module ``text``."""
+    package: str | None = None
+    rules: set[str] = set()
+    depth = 0
+    at_line_start = True
+    expect_default_name = False
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind in ("comment", "space"):
+            continue
+        if kind == "newline":
+            if depth == 0:
+                at_line_start = True
+            continue
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        starts_statement = at_line_start and depth == 0
+        at_line_start = False
+        if kind != "name":
+            expect_default_name = False
+            continue
+        word = match.group()
+        if expect_default_name:
+            rules.add(word)
+            expect_default_name = False
+            continue
+        if not starts_statement:
+            continue
+        if word == "package" and package is None:
+            found = _PACKAGE_REF.match(text, match.start())
+            if found:
+                package = package_path(found.group(1))
+        elif word == "default":
+            expect_default_name = True
+        elif word not in _NOT_RULES:
+            rules.add(word)
+    return RegoOutline(package, frozenset(rules))

@@ -1,0 +1,374 @@
+"""Building results from rule judgements: identity, merging, pass and fail.
+
+Every ``deny`` info is a failing result. Its identity is its ``correlation``
+when given, else (namespace, type, id) of its primary resource plus its
+``result_tag``; infos with one identity are one result. ``resources`` infos
+join the result with their identity (adding resources and attribute paths)
+or, when no denial has it, make a passing result. Single-resource rules give
+every resource of their type a result. Everything here is pure: the same
+judgements give the same results, in a deterministic order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import values
+from engine.evaluator import RuleRun
+from engine.rule_metadata import RuleMetadata
+from engine.state import Resource, State
+
+ResourceKey = tuple[str, str, str]
+"""(namespace, type, id) of a resource."""
+
+
+@dataclass(frozen=True)
+class AttributeRef:
+    """An attribute path within a resource that contributed to a result."""
+
+    path: tuple[Any, ...]
+    location: Any = None
+
+
+@dataclass
+class ResultResource:
+    """A resource attached to a result."""
+
+    id: str
+    type: str
+    namespace: str
+    location: Any = None
+    attributes: list[AttributeRef] = field(default_factory=list)
+
+
+@dataclass
+class Result:
+    """One result of one rule: a resource (or missing type) that passed or failed."""
+
+    passed: bool
+    message: str
+    resource_id: str
+    resource_namespace: str
+    resource_type: str
+    result_tag: str
+    severity: str
+    remediation: str
+    context: Any
+    graph: list[dict[str, Any]]
+    resources: list[ResultResource]
+    ignored: bool = False
+
+
+@dataclass
+class RuleResults:
+    """A rule's results on one input, with its metadata."""
+
+    package: str
+    metadata: RuleMetadata
+    resource_types: list[str]
+    errors: list[str]
+    results: list[Result]
+
+
+class _Resolver:
+    """Maps resource references from rule output back to State resources."""
+
+    def __init__(self, state: State) -> None:
+        self.by_logical: dict[tuple[str, str], Resource] = {}
+        self.by_visible: dict[tuple[str, str], Resource] = {}
+        for resource in state.all_resources():
+            self.by_logical[(resource.type, resource.id)] = resource
+            self.by_visible.setdefault((resource.type, resource.visible_id), resource)
+
+    def key_of(self, ref: Any) -> ResourceKey | None:
+        """The key of a resource object (or reference) a rule returned."""
+        if not isinstance(ref, dict):
+            return None
+        rtype = ref.get("_type")
+        rtype = rtype if isinstance(rtype, str) else ""
+        namespace = ref.get("_namespace")
+        logical = ref.get("_id")
+        if isinstance(logical, str) and logical:
+            found = self.by_logical.get((rtype, logical))
+        else:
+            visible = ref.get("id")
+            if not isinstance(visible, str):
+                return None
+            found = self.by_visible.get((rtype, visible))
+            logical = visible
+        if found is not None:
+            return (found.namespace, found.type, found.id)
+        return (namespace if isinstance(namespace, str) else "", rtype, logical)
+
+    def key_of_fugue(self, judgement: dict[str, Any]) -> ResourceKey:
+        """The key a fugue judgement ``{id, type, namespace}`` names."""
+        rtype = judgement.get("type") if isinstance(judgement.get("type"), str) else ""
+        rid = judgement.get("id") if isinstance(judgement.get("id"), str) else ""
+        namespace = judgement.get("namespace")
+        found = self.by_visible.get((rtype, rid)) or self.by_logical.get((rtype, rid))
+        if found is not None:
+            return (found.namespace, found.type, found.id)
+        return (namespace if isinstance(namespace, str) else "", rtype, rid)
+
+    def location(self, key: ResourceKey) -> Any:
+        found = self.by_logical.get((key[1], key[2]))
+        return found.meta.get("location") if found is not None else None
+
+
+def _tag(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else values.dumps_json(value).decode()
+
+
+@dataclass
+class _Builder:
+    """Accumulates one result while infos with its identity arrive."""
+
+    primary: ResourceKey | None
+    result_tag: str
+    passed: bool = True
+    messages: set[str] = field(default_factory=set)
+    severities: list[str] = field(default_factory=list)
+    remediations: list[str] = field(default_factory=list)
+    contexts: list[Any] = field(default_factory=list)
+    graph: dict[bytes, dict[str, Any]] = field(default_factory=dict)
+    resources: dict[ResourceKey, dict[bytes, tuple[Any, ...]]] = field(default_factory=dict)
+
+    def add_resource(self, key: ResourceKey, attributes: Any = None) -> None:
+        paths = self.resources.setdefault(key, {})
+        if isinstance(attributes, list):
+            for path in attributes:
+                if isinstance(path, list):
+                    paths[values.dumps(path)] = tuple(path)
+
+
+_SEVERITY_RANK = {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}
+
+
+def _pick_severity(severities: list[str], default: str) -> str:
+    """The highest severity the infos gave (ties: first in text order), else the rule's."""
+    if not severities:
+        return default
+    return max(sorted(severities), key=lambda s: _SEVERITY_RANK.get(s.lower(), -1))
+
+
+class _ResultSet:
+    def __init__(self, state: State) -> None:
+        self.resolver = _Resolver(state)
+        self.builders: dict[Any, _Builder] = {}
+
+    def builder(self, info: dict[str, Any], primary: ResourceKey | None, tag: str) -> _Builder:
+        correlation = info.get("correlation")
+        if isinstance(correlation, str) and correlation:
+            identity: Any = ("correlation", correlation)
+        else:
+            identity = (primary, tag)
+        found = self.builders.get(identity)
+        if found is None:
+            found = self.builders[identity] = _Builder(primary, tag)
+        return found
+
+    def deny(self, info: Any, current: ResourceKey | None = None) -> None:
+        """Add a failing judgement: an info object, a message string or ``true``."""
+        if info is False:
+            return
+        if not isinstance(info, dict):
+            message = info if isinstance(info, str) else ""
+            builder = self.builder({}, current, "")
+            builder.passed = False
+            if message:
+                builder.messages.add(message)
+            if current is not None:
+                builder.add_resource(current)
+            return
+        resolve = self.resolver.key_of
+        resource = resolve(info.get("resource"))
+        primary = resolve(info.get("primary_resource")) or resource or current
+        if primary is None and isinstance(info.get("resource_type"), str):
+            primary = ("", info["resource_type"], "")
+        tag = _tag(info.get("result_tag"))
+        builder = self.builder(info, primary, tag)
+        builder.passed = False
+        message = info.get("message")
+        if isinstance(message, str) and message:
+            builder.messages.add(message)
+        for name, bucket in (
+            ("severity", builder.severities),
+            ("remediation", builder.remediations),
+        ):
+            if isinstance(info.get(name), str) and info[name]:
+                bucket.append(info[name])
+        if info.get("context") is not None:
+            builder.contexts.append(info["context"])
+        self._add_graph(builder, info.get("graph"))
+        target = resource or (current if primary == current else None)
+        if primary is not None and primary[2] and primary != target:
+            builder.add_resource(primary)
+        if target is not None:
+            builder.add_resource(target, info.get("attributes"))
+
+    def resources(self, info: Any) -> None:
+        """Add a ``resources`` info: attach the resource, passing unless denied."""
+        if not isinstance(info, dict):
+            return
+        resource = self.resolver.key_of(info.get("resource"))
+        if resource is None:
+            return
+        primary = self.resolver.key_of(info.get("primary_resource")) or resource
+        builder = self.builder(info, primary, _tag(info.get("result_tag")))
+        if primary != resource:
+            builder.add_resource(primary)
+        builder.add_resource(resource, info.get("attributes"))
+
+    def fugue(self, judgement: Any) -> None:
+        """Add a fugue ``policy[j]`` judgement ``{valid, id, type, namespace, message}``."""
+        if not isinstance(judgement, dict):
+            return
+        key = self.resolver.key_of_fugue(judgement)
+        builder = self.builder({}, key, "")
+        if key[2]:
+            builder.add_resource(key)
+        if judgement.get("valid") is not True:
+            builder.passed = False
+            message = judgement.get("message")
+            if isinstance(message, str) and message:
+                builder.messages.add(message)
+
+    def passing(self, key: ResourceKey) -> None:
+        """A resource a single-resource rule found nothing against."""
+        self.builder({}, key, "").add_resource(key)
+
+    def _add_graph(self, builder: _Builder, graph: Any) -> None:
+        if not isinstance(graph, list):
+            return
+        for edge in graph:
+            if not isinstance(edge, dict):
+                continue
+            rendered = {
+                "source": self._ref(edge.get("source")),
+                "label": edge.get("label"),
+                "target": self._ref(edge.get("target")),
+            }
+            builder.graph[values.dumps(rendered)] = rendered
+
+    def _ref(self, resource: Any) -> Any:
+        key = self.resolver.key_of(resource)
+        if key is None:
+            return resource
+        return {"id": key[2], "type": key[1], "namespace": key[0]}
+
+    def build(self, metadata: RuleMetadata, input_type: str) -> list[Result]:
+        out = []
+        for builder in self.builders.values():
+            out.append(self._result(builder, metadata, input_type))
+        out.sort(key=_result_order)
+        return out
+
+    def _result(self, builder: _Builder, metadata: RuleMetadata, input_type: str) -> Result:
+        primary = builder.primary or ("", "", "")
+        if builder.primary is None and len(builder.resources) == 1:
+            primary = next(iter(builder.resources))
+        resources = [
+            ResultResource(
+                id=key[2],
+                type=key[1],
+                namespace=key[0],
+                location=self.resolver.location(key),
+                attributes=[AttributeRef(p) for _, p in sorted(paths.items())],
+            )
+            for key, paths in sorted(builder.resources.items())
+        ]
+        failed = not builder.passed
+        remediation = ""
+        if failed:
+            remediation = (
+                sorted(builder.remediations)[0]
+                if builder.remediations
+                else metadata.remediation_for(input_type)
+            )
+        contexts = values.sort_values(builder.contexts)
+        return Result(
+            passed=builder.passed,
+            message="\n\n".join(sorted(builder.messages)),
+            resource_id=primary[2],
+            resource_namespace=primary[0],
+            resource_type=primary[1],
+            result_tag=builder.result_tag,
+            severity=_pick_severity(builder.severities, metadata.severity),
+            remediation=remediation,
+            context=contexts[0] if contexts else None,
+            graph=[builder.graph[k] for k in sorted(builder.graph)],
+            resources=resources,
+        )
+
+
+def _result_order(result: Result) -> tuple[Any, ...]:
+    return (
+        result.resource_namespace,
+        result.resource_type,
+        result.resource_id,
+        result.result_tag,
+        result.passed,
+        result.message,
+    )
+
+
+def _members(value: Any) -> list[Any]:
+    """The infos of a judgement value: a set's members, or the value itself."""
+    if isinstance(value, values.Set):
+        return values.sort_values(value)
+    if isinstance(value, list):
+        return value
+    return [value]
+
+
+def build_rule_results(run: RuleRun, state: State) -> RuleResults:
+    """The results of one rule on one input."""
+    metadata = run.statics.metadata
+    results: list[Result] = []
+    if not run.errors:
+        results = _judge(run, state).build(metadata, state.input_type)
+    return RuleResults(
+        package=run.rule.ref,
+        metadata=metadata,
+        resource_types=run.resource_types,
+        errors=list(run.errors),
+        results=results,
+    )
+
+
+def _judge(run: RuleRun, state: State) -> _ResultSet:
+    out = _ResultSet(state)
+    judgement = run.rule.judgement
+    if run.statics.single:
+        for position, resource in enumerate(state.resources.get(run.statics.resource_type, ())):
+            key = (resource.namespace, resource.type, resource.id)
+            defined = position in run.per_resource
+            value = run.per_resource.get(position)
+            if judgement == "allow":
+                if defined and value is True:
+                    out.passing(key)
+                else:
+                    out.deny(True, key)
+                continue
+            infos = [m for m in _members(value) if m is not False] if defined else []
+            if not infos:
+                out.passing(key)
+            for info in infos:
+                out.deny(info, key)
+        return out
+    if judgement == "policy":
+        for item in _members(run.judgement) if run.judgement is not None else []:
+            out.fugue(item)
+    elif judgement == "allow":
+        if run.judgement is not True:
+            out.deny(True)
+    elif run.judgement is not None:
+        for info in _members(run.judgement):
+            out.deny(info)
+    if run.resources is not None:
+        for info in _members(run.resources):
+            out.resources(info)
+    return out

@@ -1,0 +1,105 @@
+"""The scan: rules from ``-d`` paths over the inputs found below the given paths.
+
+The library API behind ``rego-engine scan``::
+
+    report = scan([Path("infra")], [Path("rules")], ScanOptions(rule_timeout=10))
+    sys.stdout.buffer.write(report.to_json())
+    sys.exit(report.exit_code())
+
+Problems with single files, rules or inputs are recorded in the report and
+the rest of the scan goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.evaluator import RuleEvaluator
+from engine.inputs import load_inputs
+from engine.report import InputReport, ScanReport
+from engine.results import RuleResults, build_rule_results
+from engine.rule_metadata import RuleMetadata
+from engine.rule_set import CompiledRuleSet, compile_rule_set
+from engine.sources import SourceError, load_sources
+from engine.wasm_host import Limits
+
+ProgressHook = Callable[[int, int], None]
+"""Called with (steps done, total steps) as rules run over inputs."""
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    """Bounds and hooks of a scan."""
+
+    rule_timeout: float = 30.0
+    """Seconds one rule may take on one input."""
+    max_memory_mb: int = 2048
+    """MiB of Wasm memory the policy instance may use."""
+    progress: ProgressHook | None = None
+
+
+def scan(
+    input_paths: list[Path], rule_paths: list[Path], options: ScanOptions | None = None
+) -> ScanReport:
+    """Run the rules below ``rule_paths`` over the inputs below ``input_paths``."""
+    options = options or ScanOptions()
+    report = ScanReport()
+    source_errors: list[SourceError] = []
+    sources = load_sources(rule_paths, on_error=source_errors.append)
+    report.errors += [f"{e} (skipped)" for e in source_errors]
+    rule_set = compile_rule_set(sources)
+    report.warnings += [
+        f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
+        for f in rule_set.replaced_api_files
+    ]
+    report.errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
+    for failed in rule_set.failed:
+        report.errors += [f"{failed.rule.ref}: {m}" for m in failed.messages]
+    if not rule_set.rules and not rule_set.failed:
+        report.errors.append(
+            "no rules found: a rule is a package under rules. that defines deny "
+            f"(searched {', '.join(str(p) for p in rule_paths)})"
+        )
+    loaded = load_inputs(input_paths)
+    report.errors += [str(p) for p in loaded.problems]
+    if not loaded.inputs and not loaded.problems:
+        report.warnings.append(
+            "no supported input found in " + ", ".join(str(p) for p in input_paths)
+        )
+    evaluator = (
+        RuleEvaluator(rule_set, Limits(options.rule_timeout, options.max_memory_mb))
+        if rule_set.policy is not None
+        else None
+    )
+    total = len(loaded.inputs) * len(rule_set.rules)
+    done = 0
+    for scan_input in loaded.inputs:
+        rule_results = _compile_failures(rule_set)
+        if evaluator is not None:
+            evaluator.load(scan_input.state)
+            for index in range(len(rule_set.rules)):
+                if evaluator.applicable(index, scan_input.state):
+                    run = evaluator.run(index)
+                    rule_results.append(build_rule_results(run, scan_input.state))
+                done += 1
+                if options.progress is not None:
+                    options.progress(done, total)
+        rule_results.sort(key=lambda r: r.package)
+        report.inputs.append(InputReport(scan_input, rule_results))
+    return report
+
+
+def _compile_failures(rule_set: CompiledRuleSet) -> list[RuleResults]:
+    """A rule-results entry, with its errors, for every rule that did not compile."""
+    return [
+        RuleResults(
+            package=failed.rule.ref,
+            metadata=RuleMetadata(),
+            resource_types=[],
+            errors=[str(m) for m in failed.messages],
+            results=[],
+        )
+        for failed in rule_set.failed
+    ]
