@@ -13,6 +13,8 @@ from engine import values
 from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
 from engine.opa import OpaNotFound
+from engine.progress import scan_progress
+from engine.scan import ScanOptions, scan
 from engine.sources import SourceError
 from engine.version import version_info
 from engine.wasm_host import EvalError, Limits
@@ -76,6 +78,99 @@ def eval_command(
         return
     if result.defined:
         sys.stdout.buffer.write(values.dumps_json(result.value, indent=True) + b"\n")
+
+
+FAIL_ON_CHOICES = ("low", "medium", "high", "critical", "none")
+
+
+def _fail_on(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value.lower() not in FAIL_ON_CHOICES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON_CHOICES)}")
+    return value.lower()
+
+
+@app.command("scan")
+def scan_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Input files or directories (State JSON/YAML); default: .", show_default=False
+        ),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
+    ] = "json",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the results to FILE.")
+    ] = None,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on",
+            help="Fail only on results at or above this severity: low, medium, high, "
+            "critical, or none (default: any failing result).",
+            callback=_fail_on,
+        ),
+    ] = None,
+    rule_timeout: Annotated[
+        float, typer.Option("--rule-timeout", help="Seconds one rule may take on one input.")
+    ] = 30.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
+    ] = 2048,
+) -> None:
+    """Run rules over inputs and write the results document.
+
+    Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
+    could not be processed (results for the rest are still written), 3 no
+    supported input found.
+    """
+    if output_format.lower() != "json":
+        raise typer.BadParameter(f"unknown format {output_format!r} (json)", param_hint="--format")
+    if not rules:
+        raise typer.BadParameter("at least one rule path is required", param_hint="-d")
+    if rule_timeout <= 0 or max_memory <= 0:
+        raise typer.BadParameter(
+            "bounds must be positive", param_hint="--rule-timeout/--max-memory"
+        )
+    try:
+        with scan_progress() as progress:
+            report = scan(
+                paths or [Path(".")],
+                rules,
+                ScanOptions(rule_timeout=rule_timeout, max_memory_mb=max_memory, progress=progress),
+            )
+    except (CompileError, OpaNotFound) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    for warning in report.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for error in report.errors:
+        typer.echo(f"error: {error}", err=True)
+    listed = set(report.errors)
+    for input_report in report.inputs:
+        for rule in input_report.rule_results:
+            for error in rule.errors:
+                if f"{rule.package}: {error}" in listed:
+                    continue  # a compile error, already listed once
+                typer.echo(f"error: {input_report.input.name}: {rule.package}: {error}", err=True)
+    document = report.to_json()
+    if output is None:
+        sys.stdout.buffer.write(document + b"\n")
+    else:
+        try:
+            output.write_bytes(document + b"\n")
+        except OSError as exc:
+            _fail(f"{output}: {exc.strerror or exc}")
+    raise typer.Exit(report.exit_code(fail_on))
 
 
 @app.command("version")

@@ -76,10 +76,24 @@ class CompiledPolicy:
     key: str
     rego_files: tuple[RegoFile, ...] = field(default=(), repr=False)
 
+    def user_locations(self, text: str) -> str:
+        """``text`` with staged file paths (``.../src/00003/x.rego``) replaced by display paths."""
+
+        def display(match: re.Match[str]) -> str:
+            index = int(match.group(1))
+            if index < len(self.rego_files):
+                return self.rego_files[index].display
+            return match.group(0)
+
+        return _STAGED_PATH.sub(display, text)
+
     def files_calling(self, builtin: str) -> list[str]:
         """Display paths of the Rego files whose text calls ``builtin``."""
         pattern = re.compile(r"(?<![\w.])" + re.escape(builtin) + r"\s*\(")
         return [f.display for f in self.rego_files if pattern.search(f.text)]
+
+
+_STAGED_PATH = re.compile(r"(?:/[^\s:]*)?/?\bsrc/(\d{5})/[^\s:/]+\.rego")
 
 
 def entrypoint_for_ref(ref: str) -> str:

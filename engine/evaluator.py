@@ -110,8 +110,9 @@ class RuleEvaluator:
         rule = self.rule_set.rules[index]
         statics = self.statics[index]
         run = RuleRun(rule, statics)
+        where = ", ".join(rule.files)
         if statics.error is not None:
-            run.errors.append(statics.error)
+            run.errors.append(f"{where}: {statics.error}")
             return run
         self.api.begin_rule()
         started = time.perf_counter()
@@ -121,7 +122,7 @@ class RuleEvaluator:
             else:
                 self._run_multi(index, run)
         except EvalError as exc:
-            run.errors.append(str(exc))
+            run.errors.append(f"{where}: {exc}")
             self._recover()
         run.seconds = time.perf_counter() - started
         if statics.single:

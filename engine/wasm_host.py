@@ -413,7 +413,7 @@ class PolicyInstance:
             raise MemoryLimitExceeded(
                 f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
             )
-        raise EvalError(f"evaluation aborted: {message}")
+        raise EvalError(f"evaluation aborted: {self.policy.user_locations(message)}")
 
     def _println(self, addr: int) -> None:
         self._print(self.read_cstring(addr & _U32).decode("utf-8", "replace"))

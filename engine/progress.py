@@ -1,0 +1,33 @@
+"""Progress of long scans on stderr: a bar on a terminal, nothing otherwise."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+
+@contextmanager
+def scan_progress() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress hook drawing a bar when stderr is a terminal; None otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    progress = Progress(
+        TextColumn("scanning"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = progress.add_task("scan", total=None)
+
+    def update(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    with progress:
+        yield update
