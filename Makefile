@@ -24,7 +24,7 @@ lint: setup
 	$(BIN)/ruff check engine tests bench
 
 example: setup
-	$(BIN)/rego-engine eval -d examples/eval/policy -i examples/eval/input.json data.examples.s3
+	$(BIN)/rego-engine scan examples/scan/inputs -d examples/scan/rules --fail-on none
 
 bench: setup
 	$(BIN)/python bench/bench_foundation.py
