@@ -1,0 +1,62 @@
+"""The Rego outline scan: package and top-level rule names, v0 and v1."""
+
+from __future__ import annotations
+
+from engine.rego_outline import outline, package_path
+
+
+def test_v0_and_v1_rule_heads() -> None:
+    text = """# a comment mentioning deny
+package rules.snyk_001.tf
+
+import data.snyk
+import rego.v1
+
+default allow := false
+
+metadata := {
+	"id": "X", "deny": 1,
+}
+
+deny contains info if {
+	x := "} { not_a_rule"
+	info := {"message": x}
+}
+
+resources[info] {
+	info := {}
+}
+
+input_type = "tf"
+
+helper(x) := y if { y := x }
+else := 2
+
+resource_type := `raw
+string`
+"""
+    shape = outline(text)
+    assert shape.package == "rules.snyk_001.tf"
+    assert shape.rules == {
+        "allow",
+        "metadata",
+        "deny",
+        "resources",
+        "input_type",
+        "helper",
+        "resource_type",
+    }
+
+
+def test_single_line_v1_rules_and_quoted_package() -> None:
+    shape = outline('package rules["my-rule"].k8s\ndeny contains "x" if input.a\nallow if true\n')
+    assert shape.package == "rules.my-rule.k8s"
+    assert shape.rules == {"deny", "allow"}
+
+
+def test_no_package() -> None:
+    assert outline("# empty\n").package is None
+
+
+def test_package_path() -> None:
+    assert package_path('rules["a.b"].c') == "rules.a.b.c"
