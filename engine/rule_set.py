@@ -11,7 +11,8 @@ All rules compile into a single Wasm module together with a generated
 (``deny``/``policy``/``allow`` and ``resources`` over the whole input), and its
 single-resource judgement (the rule asked once per resource of its type,
 inside Wasm, with ``with input as``). Resource objects in the values returned
-are replaced by references, so results cross the boundary small.
+are replaced by references and judgement sets become arrays, so results
+cross the boundary small and read back as plain JSON.
 
 A rule whose files do not compile is set aside with its errors and the rest
 is compiled again, so one broken rule never loses the others.
@@ -148,29 +149,28 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
 
 
 _DISPATCH_HELPERS = """
-_ref(r) := {k: r[k] | some k in {"_id", "id", "_type", "_namespace"}}
+_ref_keys := ["_id", "id", "_type", "_namespace"]
 
-_slim_value("graph", edges) := [_slim_edge(e) | some e in edges] if is_array(edges)
+_slim_value(k, v) := object.filter(v, _ref_keys) if {
+\tk in {"resource", "primary_resource"}
+\tis_object(v)
+} else := [_slim_edge(e) | some e in v] if {
+\tk == "graph"
+\tis_array(v)
+} else := v
 
-_slim_value(k, r) := _ref(r) if {
-\tk != "graph"
-\tis_object(r)
-}
-
-_slim_edge(e) := object.union(e, {k: _ref(e[k]) | some k in {"source", "target"}; is_object(e[k])})
-\tif is_object(e)
-
+_slim_edge(e) := {k: _edge_value(k, v) | some k, v in e} if is_object(e)
 else := e
 
-_slim(info) := object.union(info, {k: v |
-\tsome k in {"resource", "primary_resource", "graph"}
-\tv := _slim_value(k, info[k])
-}) if is_object(info)
+_edge_value(k, v) := object.filter(v, _ref_keys) if {
+\tk in {"source", "target"}
+\tis_object(v)
+} else := v
 
+_slim(info) := {k: _slim_value(k, v) | some k, v in info} if is_object(info)
 else := info
 
-_slim_all(x) := {_slim(d) | some d in x} if is_set(x)
-
+_slim_all(x) := [_slim(d) | some d in x] if is_set(x)
 else := x
 """
 
