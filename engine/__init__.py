@@ -1,0 +1,16 @@
+"""rego-engine: Rego policies over infrastructure resources, compiled to WebAssembly.
+
+The library API: :func:`scan` runs rules over inputs and returns a
+:class:`ScanReport` (the results document, with ``to_json`` and
+``exit_code``)::
+
+    from pathlib import Path
+    import engine
+
+    report = engine.scan([Path("infra")], [Path("rules")], engine.ScanOptions(rule_timeout=10))
+"""
+
+from engine.report import ScanReport
+from engine.scanner import ScanOptions, scan
+
+__all__ = ["ScanOptions", "ScanReport", "scan"]

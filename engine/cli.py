@@ -14,7 +14,7 @@ from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
-from engine.scan import ScanOptions, scan
+from engine.scanner import ScanOptions, scan
 from engine.sources import SourceError
 from engine.version import version_info
 from engine.wasm_host import EvalError, Limits
