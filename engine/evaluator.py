@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import values
 from engine.rule_metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
 from engine.rule_set import CompiledRuleSet, RuleSpec
 from engine.snyk_api import SnykApi
@@ -101,9 +102,18 @@ class RuleEvaluator:
         return accepts_input_type(self.statics[index].input_type, state.input_type)
 
     def load(self, state: State) -> None:
-        """Make ``state`` the input of the following :meth:`run` calls."""
+        """Make ``state`` the input of the following :meth:`run` calls.
+
+        Raises :class:`EvalError` when the State cannot be loaded (too large for
+        the memory bound, or holding numbers Rego cannot represent).
+        """
         self._state = state
-        self.api.load(self._instance, state)
+        try:
+            self.api.load(self._instance, state)
+        except (EvalError, values.ValueError_) as exc:
+            self._state = None
+            self._recover()
+            raise EvalError(f"cannot load the input: {exc}") from None
 
     def run(self, index: int) -> RuleRun:
         """Evaluate rule ``index`` on the loaded State."""

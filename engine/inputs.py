@@ -9,6 +9,7 @@ while the other inputs are still loaded.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,9 +84,20 @@ def _candidate_files(paths: list[Path]) -> tuple[list[Path], list[InputProblem]]
     return files, problems
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _parse_document(path: Path, raw: bytes) -> Any:
     if path.suffix == ".json":
-        return json.loads(raw)
+        return json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
     return yaml.load(raw, Loader=_YamlLoader)
 
 
@@ -109,6 +121,9 @@ def load_inputs(paths: list[Path]) -> LoadedInputs:
             continue
         except UnicodeDecodeError as exc:
             problems.append(InputProblem(shown, f"not valid UTF-8 ({exc.reason})"))
+            continue
+        except ValueError as exc:
+            problems.append(InputProblem(shown, f"invalid JSON: {exc}"))
             continue
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)

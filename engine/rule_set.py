@@ -36,7 +36,8 @@ JUDGEMENTS = ("deny", "policy", "allow")
 """Judgement rules in order of preference when a package defines several."""
 
 API_PACKAGES = frozenset({"snyk", "fugue"})
-"""Packages the engine ships; user copies are replaced in a scan."""
+"""Packages the engine ships; user files defining exactly these are replaced in a scan
+(sub-packages such as ``snyk.terraform`` are the user's own and kept)."""
 
 DISPATCH_PACKAGE = "__rego_engine.scan"
 DISPATCH_FILE = "<rule dispatch>"
@@ -105,10 +106,6 @@ def shipped_library(directory: Path = REGO_LIB_DIR) -> list[RegoFile]:
     return files
 
 
-def _is_api_package(package: str | None) -> bool:
-    return package is not None and package.split(".")[0] in API_PACKAGES
-
-
 def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[str]]:
     """``sources`` with the shipped API added and user API copies removed.
 
@@ -117,7 +114,7 @@ def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[st
     kept: list[RegoFile] = []
     skipped: list[str] = []
     for file in sources.rego_files:
-        if _is_api_package(outline(file.text).package):
+        if outline(file.text).package in API_PACKAGES:
             skipped.append(file.display)
         else:
             kept.append(file)
@@ -142,7 +139,7 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
         names.setdefault(shape.package, set()).update(shape.rules)
         where.setdefault(shape.package, []).append(file.display)
     return [
-        RuleSpec(package, tuple(where[package]), frozenset(names[package]))
+        RuleSpec(package, tuple(sorted(where[package])), frozenset(names[package]))
         for package in sorted(names)
         if any(j in names[package] for j in JUDGEMENTS)
     ]
@@ -279,7 +276,13 @@ def _set_aside(
             if index is None:
                 return set()  # an error in the dispatch helpers: an engine bug
             rule = rules[index]
-            per_rule.setdefault(rule.package, []).append(message)
+            per_rule.setdefault(rule.package, []).append(
+                CompileMessage(
+                    f"{rule.ref} cannot be evaluated as a rule: {message.message}",
+                    file=rule.files[0],
+                    code=message.code,
+                )
+            )
             exclude.update(rule.files)
         elif file in by_file:
             rule = by_file[file]

@@ -23,7 +23,7 @@ from engine.results import RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
 from engine.rule_set import CompiledRuleSet, compile_rule_set
 from engine.sources import SourceError, load_sources
-from engine.wasm_host import Limits
+from engine.wasm_host import EvalError, Limits
 
 ProgressHook = Callable[[int, int], None]
 """Called with (steps done, total steps) as rules run over inputs."""
@@ -78,7 +78,12 @@ def scan(
     for scan_input in loaded.inputs:
         rule_results = _compile_failures(rule_set)
         if evaluator is not None:
-            evaluator.load(scan_input.state)
+            try:
+                evaluator.load(scan_input.state)
+            except EvalError as exc:
+                report.errors.append(f"{scan_input.name}: {exc}")
+                done += len(rule_set.rules)
+                continue
             for index in range(len(rule_set.rules)):
                 if evaluator.applicable(index, scan_input.state):
                     run = evaluator.run(index)

@@ -72,16 +72,14 @@ class State:
 
 
 def looks_like_state(doc: Any) -> bool:
-    """Whether ``doc`` has the shape of a State: a string ``input_type`` and
-    ``resources`` grouped by type, each entry an object with ``resource_type``
-    or ``attributes``. (:func:`parse_state` then checks every entry.)"""
-    if not isinstance(doc, dict) or not isinstance(doc.get("input_type"), str):
-        return False
-    resources = doc.get("resources")
-    if not isinstance(resources, dict):
-        return False
-    entries = [e for group in resources.values() if isinstance(group, dict) for e in group.values()]
-    return all(isinstance(e, dict) and ("resource_type" in e or "attributes" in e) for e in entries)
+    """Whether ``doc`` has the shape of a State: a string ``input_type`` and an
+    object of ``resources`` grouped by type. (:func:`parse_state` then checks
+    every entry, so a malformed State is reported, not skipped.)"""
+    return (
+        isinstance(doc, dict)
+        and isinstance(doc.get("input_type"), str)
+        and isinstance(doc.get("resources"), dict)
+    )
 
 
 def states_in_document(doc: Any) -> list[dict[str, Any]] | None:

@@ -33,7 +33,12 @@ from wasmtime._func import maybe_raise_last_exn
 from engine import values
 from engine.compiler import CompiledPolicy
 from engine.host_builtins import REGISTRY, BuiltinError
-from engine.host_builtins.registry import EvalContext, reset_context, set_context
+from engine.host_builtins.registry import (
+    BuiltinLimitExceeded,
+    EvalContext,
+    reset_context,
+    set_context,
+)
 from engine.paths import cache_dir
 
 TICK_SECONDS = 0.01
@@ -277,6 +282,7 @@ class PolicyInstance:
         self._data_heap = self._call("opa_heap_ptr_get")
         self.input_addr = 0
         self._ctx = 0
+        self._deadline = float("inf")
         self.set_input(None)
 
     # -- memory helpers ------------------------------------------------------
@@ -334,9 +340,7 @@ class PolicyInstance:
 
     # -- evaluation ------------------------------------------------------------
 
-    def set_input(
-        self, input_json: bytes | None, *, resident: Sequence[bytes] = ()
-    ) -> list[int]:
+    def set_input(self, input_json: bytes | None, *, resident: Sequence[bytes] = ()) -> list[int]:
         """Parse ``input_json`` once; every later evaluation sees it as ``input``.
 
         ``resident`` documents (JSON or Rego value text) are parsed after the
@@ -368,7 +372,10 @@ class PolicyInstance:
         self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
         seconds = self.limits.timeout_seconds if timeout_seconds is None else timeout_seconds
         ticks = max(1, round(seconds / TICK_SECONDS))
-        token = set_context(EvalContext(now_ns=time.time_ns()))
+        token = set_context(
+            EvalContext(now_ns=time.time_ns(), max_memory_bytes=self.limits.max_memory_mb << 20)
+        )
+        self._deadline = time.monotonic() + seconds
         self.store.set_epoch_deadline(ticks)
         try:
             self._call("eval", ctx)
@@ -421,11 +428,20 @@ class PolicyInstance:
     def _dispatch(self, builtin_id: int, _ctx: int, *args: int) -> int:
         name, handler = self._builtins[builtin_id]
         try:
-            return handler(*(a & _U32 for a in args))
+            result = handler(*(a & _U32 for a in args))
         except EvalError:
             raise
+        except BuiltinLimitExceeded as exc:
+            raise MemoryLimitExceeded(
+                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB "
+                f"(builtin {name}: {exc})"
+            ) from None
         except Exception as exc:  # a host bug must not take the process down
             raise EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}") from exc
+        # Host code does not see the epoch interruption: check the time bound here.
+        if time.monotonic() > self._deadline:
+            raise EvalTimeout("evaluation exceeded the time limit")
+        return result
 
     def _resolve_builtin(self, name: str) -> Callable[..., int]:
         custom = self._custom.get(name)

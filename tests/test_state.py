@@ -35,7 +35,6 @@ def test_recognised_by_shape_not_format() -> None:
     assert looks_like_state(state_doc(aws_s3_bucket={"aws_s3_bucket.a": BUCKET}))
     assert looks_like_state({**state_doc(), "format": "whatever"})
     assert not looks_like_state({"resources": {}})
-    assert not looks_like_state({"input_type": "tf_hcl", "resources": {"t": {"a": {"x": 1}}}})
     assert not looks_like_state([1, 2])
 
 

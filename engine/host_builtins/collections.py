@@ -107,6 +107,7 @@ def range_step(a: Any, b: Any, step: Any) -> list[int]:
     delta = _integer("numbers.range_step", 3, step)
     if delta <= 0:
         raise BuiltinError("numbers.range_step: step must be a positive integer")
+    current_context().check_result_size(abs(end - start) // delta + 1)
     if start <= end:
         return list(range(start, end + 1, delta))
     return list(range(start, end - 1, -delta))

@@ -24,12 +24,26 @@ class BuiltinError(Exception):
     """A builtin failed on its arguments; OPA makes the call undefined."""
 
 
+class BuiltinLimitExceeded(Exception):
+    """A builtin's result would not fit in the evaluation's memory bound."""
+
+
+VALUE_BYTES = 24
+"""A lower bound on the Wasm memory one element of a result takes (value plus slot)."""
+
+
 @dataclass
 class EvalContext:
-    """State shared by builtin calls within one evaluation."""
+    """State shared by builtin calls within one evaluation, and its memory bound."""
 
     now_ns: int
     memo: dict[Any, Any] = field(default_factory=dict)
+    max_memory_bytes: int | None = None
+
+    def check_result_size(self, items: int) -> None:
+        """Refuse a result of ``items`` elements that cannot fit in the memory bound."""
+        if self.max_memory_bytes is not None and items * VALUE_BYTES > self.max_memory_bytes:
+            raise BuiltinLimitExceeded(f"a result of {items} elements exceeds the memory limit")
 
 
 _CONTEXT: contextvars.ContextVar[EvalContext] = contextvars.ContextVar("eval_context")
