@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from oracle import needs_opa
 
-from engine.scan import scan
+from engine.scanner import scan
 
 GOLDEN = Path(__file__).parent / "golden"
 STATES = GOLDEN / "states"

@@ -8,7 +8,7 @@ from typing import Any
 
 from oracle import needs_opa
 
-from engine.scan import scan
+from engine.scanner import scan
 
 GOLDEN = Path(__file__).parent / "golden"
 SG_RULES = GOLDEN / "multi" / "rules"

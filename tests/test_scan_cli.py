@@ -17,100 +17,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scan_fixtures import (
+    ACL_RULE,
+    BROKEN_RULE,
+    ENC_RULE,
+    MEMORY_RULE,
+    SLOW_RULE,
+    state,
+    write,
+    write_json,
+)
 from typer.testing import CliRunner, Result
 
 from engine.cli import app
 
 # ---------------------------------------------------------------- fixtures
-
-ENC_RULE = """\
-package rules.enc
-import rego.v1
-import data.snyk
-
-metadata := {"id": "T1", "title": "encryption", "severity": "High"}
-
-buckets := snyk.resources("aws_s3_bucket")
-
-deny contains info if {
-  some b in buckets
-  not b.encrypted
-  info := {"resource": b, "message": sprintf("%s unencrypted", [b.id])}
-}
-
-resources contains info if {
-  some b in buckets
-  info := {"resource": b}
-}
-"""
-
-ACL_RULE = """\
-package rules.public_acl
-import rego.v1
-
-metadata := {"id": "T2", "title": "acl", "severity": "low"}
-
-resource_type := "aws_s3_bucket"
-
-deny contains info if {
-  input.acl == "public-read"
-  info := {"message": "public", "attributes": [["acl"]]}
-}
-"""
-
-# A syntax error on line 5.
-BROKEN_RULE = """\
-package rules.broken
-import rego.v1
-
-deny contains info if {
-  info := {"message": )
-}
-"""
-
-SLOW_RULE = """\
-package rules.m_slow
-import rego.v1
-
-deny contains info if {
-  n := count([x | some x in numbers.range(1, 30000000); x % 7 == 0])
-  info := {"message": sprintf("%d", [n])}
-}
-"""
-
-MEMORY_RULE = """\
-package rules.m_memory
-import rego.v1
-
-deny contains info if {
-  xs := [x | some x in numbers.range(1, 200000000)]
-  info := {"message": sprintf("%d", [count(xs)])}
-}
-"""
-
-
-def state(buckets: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "format": "",
-        "format_version": "1.0.0",
-        "input_type": "tf_hcl",
-        "environment_provider": "iac",
-        "meta": {},
-        "scope": {},
-        "resources": {
-            "aws_s3_bucket": {
-                f"aws_s3_bucket.{name}": {
-                    "id": f"aws_s3_bucket.{name}",
-                    "resource_type": "aws_s3_bucket",
-                    "namespace": "main.tf",
-                    "meta": {},
-                    "tags": {},
-                    "attributes": attributes,
-                }
-                for name, attributes in buckets.items()
-            }
-        },
-    }
 
 
 # a fails public_acl (severity "low"), b fails enc (severity "High")
@@ -118,16 +39,6 @@ FAILING_STATE = state({"a": {"encrypted": True, "acl": "public-read"}, "b": {"ac
 # only the "low" rule fails
 LOW_ONLY_STATE = state({"a": {"encrypted": True, "acl": "public-read"}})
 CLEAN_STATE = state({"x": {"encrypted": True, "acl": "private"}})
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-def write_json(path: Path, doc: Any) -> Path:
-    return write(path, json.dumps(doc, indent=2))
 
 
 @pytest.fixture

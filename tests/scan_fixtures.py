@@ -1,0 +1,107 @@
+"""Rules, States and file helpers shared by the scan test suites."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+ENC_RULE = """\
+package rules.enc
+import rego.v1
+import data.snyk
+
+metadata := {"id": "T1", "title": "encryption", "severity": "High"}
+
+buckets := snyk.resources("aws_s3_bucket")
+
+deny contains info if {
+  some b in buckets
+  not b.encrypted
+  info := {"resource": b, "message": sprintf("%s unencrypted", [b.id])}
+}
+
+resources contains info if {
+  some b in buckets
+  info := {"resource": b}
+}
+"""
+
+ACL_RULE = """\
+package rules.public_acl
+import rego.v1
+
+metadata := {"id": "T2", "title": "acl", "severity": "low"}
+
+resource_type := "aws_s3_bucket"
+
+deny contains info if {
+  input.acl == "public-read"
+  info := {"message": "public", "attributes": [["acl"]]}
+}
+"""
+
+# A syntax error on line 5 (the ")" at column 23).
+BROKEN_RULE = """\
+package rules.broken
+import rego.v1
+
+deny contains info if {
+  info := {"message": )
+}
+"""
+
+SLOW_RULE = """\
+package rules.m_slow
+import rego.v1
+
+deny contains info if {
+  n := count([x | some x in numbers.range(1, 30000000); x % 7 == 0])
+  info := {"message": sprintf("%d", [n])}
+}
+"""
+
+MEMORY_RULE = """\
+package rules.m_memory
+import rego.v1
+
+deny contains info if {
+  xs := [x | some x in numbers.range(1, 200000000)]
+  info := {"message": sprintf("%d", [count(xs)])}
+}
+"""
+
+
+def resource(rtype: str, name: str, attributes: Any) -> dict[str, Any]:
+    return {
+        "id": f"{rtype}.{name}",
+        "resource_type": rtype,
+        "namespace": "main.tf",
+        "meta": {},
+        "tags": {},
+        "attributes": attributes,
+    }
+
+
+def state(buckets: dict[str, Any]) -> dict[str, Any]:
+    """A tf_hcl State holding the named aws_s3_buckets with the given attributes."""
+    group = {f"aws_s3_bucket.{n}": resource("aws_s3_bucket", n, a) for n, a in buckets.items()}
+    return {
+        "format": "",
+        "format_version": "1.0.0",
+        "input_type": "tf_hcl",
+        "environment_provider": "iac",
+        "meta": {},
+        "scope": {},
+        "resources": {"aws_s3_bucket": group},
+    }
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def write_json(path: Path, doc: Any) -> Path:
+    return write(path, json.dumps(doc, indent=2))
