@@ -4,7 +4,8 @@ Custom builtins are declared once, in ``builtins/*.json`` at the top of the
 repository: ``{"builtins": [{"name", "decl", "description"}]}`` where
 ``decl`` is a type declaration in OPA's capabilities format. The same
 declarations feed the compiler (here) and the host's dispatch table
-(:mod:`engine.custom_builtins`).
+(the custom handlers given to :class:`engine.wasm_host.PolicyInstance`, such
+as :mod:`engine.snyk_api`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ input; the instance is then rebuilt so the next rule starts clean.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +50,6 @@ class RuleRun:
     """Single-resource: resource index (in key order) → judgement value, when defined."""
     resource_types: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    seconds: float = 0.0
 
 
 def _statics_from(values: dict[str, Any]) -> RuleStatics:
@@ -125,7 +123,6 @@ class RuleEvaluator:
             run.errors.append(f"{where}: {statics.error}")
             return run
         self.api.begin_rule()
-        started = time.perf_counter()
         try:
             if statics.single:
                 self._run_single(index, run)
@@ -134,7 +131,6 @@ class RuleEvaluator:
         except EvalError as exc:
             run.errors.append(f"{where}: {exc}")
             self._recover()
-        run.seconds = time.perf_counter() - started
         if statics.single:
             self.api.requested.add(statics.resource_type)
         run.resource_types = sorted(self.api.requested)

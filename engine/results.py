@@ -71,8 +71,11 @@ class RuleResults:
     results: list[Result]
 
 
-class _Resolver:
-    """Maps resource references from rule output back to State resources."""
+class ResourceIndex:
+    """Maps resource references from rule output back to a State's resources.
+
+    Built once per input and shared by every rule's results.
+    """
 
     def __init__(self, state: State) -> None:
         self.by_logical: dict[tuple[str, str], Resource] = {}
@@ -155,8 +158,8 @@ def _pick_severity(severities: list[str], default: str) -> str:
 
 
 class _ResultSet:
-    def __init__(self, state: State) -> None:
-        self.resolver = _Resolver(state)
+    def __init__(self, index: ResourceIndex) -> None:
+        self.resolver = index
         self.builders: dict[Any, _Builder] = {}
 
     def builder(self, info: dict[str, Any], primary: ResourceKey | None, tag: str) -> _Builder:
@@ -324,12 +327,12 @@ def _members(value: Any) -> list[Any]:
     return [value]
 
 
-def build_rule_results(run: RuleRun, state: State) -> RuleResults:
-    """The results of one rule on one input."""
+def build_rule_results(run: RuleRun, state: State, index: ResourceIndex) -> RuleResults:
+    """The results of one rule on one input (``index`` is that input's :class:`ResourceIndex`)."""
     metadata = run.statics.metadata
     results: list[Result] = []
     if not run.errors:
-        results = _judge(run, state).build(metadata, state.input_type)
+        results = _judge(run, state, index).build(metadata, state.input_type)
     return RuleResults(
         package=run.rule.ref,
         metadata=metadata,
@@ -339,8 +342,8 @@ def build_rule_results(run: RuleRun, state: State) -> RuleResults:
     )
 
 
-def _judge(run: RuleRun, state: State) -> _ResultSet:
-    out = _ResultSet(state)
+def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
+    out = _ResultSet(index)
     judgement = run.rule.judgement
     if run.statics.single:
         for position, resource in enumerate(state.resources.get(run.statics.resource_type, ())):

@@ -86,7 +86,7 @@ class CompiledRuleSet:
 
     def entrypoint(self, rule_index: int, kind: str) -> str:
         """The entrypoint of rule ``rule_index``: kind is static, multi or single."""
-        return f"{DISPATCH_PACKAGE.replace('.', '/')}/r{rule_index}_{kind}"
+        return entrypoint_name(rule_index, kind)
 
 
 def data_ref(parts: list[str]) -> str:
@@ -209,9 +209,16 @@ def dispatch_module(rules: list[RuleSpec]) -> str:
     return "\n".join(lines)
 
 
+ENTRYPOINT_KINDS = ("static", "multi", "single")
+
+
+def entrypoint_name(rule_index: int, kind: str) -> str:
+    """``__rego_engine/scan/r3_multi``: the dispatch entrypoint of one rule."""
+    return f"{DISPATCH_PACKAGE.replace('.', '/')}/r{rule_index}_{kind}"
+
+
 def _entrypoints(count: int) -> list[str]:
-    base = DISPATCH_PACKAGE.replace(".", "/")
-    return [f"{base}/r{i}_{kind}" for i in range(count) for kind in ("static", "multi", "single")]
+    return [entrypoint_name(i, kind) for i in range(count) for kind in ENTRYPOINT_KINDS]
 
 
 def _dispatch_lines(text: str) -> list[tuple[int, int]]:

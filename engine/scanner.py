@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.evaluator import RuleEvaluator
 from engine.inputs import load_inputs
 from engine.report import InputReport, ScanReport
-from engine.results import RuleResults, build_rule_results
+from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
 from engine.rule_set import CompiledRuleSet, compile_rule_set
 from engine.sources import SourceError, load_sources
@@ -84,10 +84,11 @@ def scan(
                 report.errors.append(f"{scan_input.name}: {exc}")
                 done += len(rule_set.rules)
                 continue
+            resources = ResourceIndex(scan_input.state)
             for index in range(len(rule_set.rules)):
                 if evaluator.applicable(index, scan_input.state):
                     run = evaluator.run(index)
-                    rule_results.append(build_rule_results(run, scan_input.state))
+                    rule_results.append(build_rule_results(run, scan_input.state, resources))
                 done += 1
                 if options.progress is not None:
                     options.progress(done, total)

@@ -80,3 +80,21 @@ sev("second problem") := "HIGH"
         ("first problem",),
         ("second problem",),
     ]
+
+
+@needs_opa
+def test_fugue_resource_both_allowed_and_denied_fails(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "r.rego").write_text(
+        """package rules.both
+import data.fugue
+policy[j] { j := fugue.allow_resource(fugue.resources("aws_kms_key")[_]) }
+policy[j] { j := fugue.deny_resource_with_message(fugue.resources("aws_kms_key")[_], "no") }
+"""
+    )
+    key = {"id": "k", "resource_type": "aws_kms_key", "attributes": {}}
+    state = tmp_path / "s.json"
+    state.write_text(json.dumps({"input_type": "tf_hcl", "resources": {"aws_kms_key": {"k": key}}}))
+    (rule,) = scan([state], [rules]).inputs[0].rule_results
+    assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [("k", False, "no")]
