@@ -40,6 +40,7 @@ from engine.host_builtins.registry import (
     set_context,
 )
 from engine.paths import cache_dir
+from engine.wasm_memory import ValueReader
 
 TICK_SECONDS = 0.01
 """How often the epoch advances; the resolution of the time bound."""
@@ -330,6 +331,10 @@ class PolicyInstance:
         """Rego text of the value at ``addr`` (sets kept)."""
         return self.read_cstring(self._call("opa_value_dump", addr))
 
+    def reader(self) -> ValueReader:
+        """A reader of values in memory, valid until the next call that may allocate."""
+        return ValueReader(self._base(), self.memory.data_len(self.store))
+
     def to_python(self, addr: int) -> Any:
         """The value at ``addr`` as a Python value (:mod:`engine.values`)."""
         return values.parse(self.value_dump(addr))
@@ -356,6 +361,29 @@ class PolicyInstance:
         self._call("opa_eval_ctx_set_data", self._ctx, self.data_addr)
         self._input_heap = self._call("opa_heap_ptr_get")
         return addrs
+
+    def extend_input(self, resident: Sequence[bytes]) -> list[int]:
+        """Parse more resident documents beside the input (dropping whatever the
+        last evaluation allocated); returns their addresses."""
+        self._call("opa_heap_ptr_set", self._input_heap)
+        addrs = [self.parse_value(doc) for doc in resident]
+        self._input_heap = self._call("opa_heap_ptr_get")
+        return addrs
+
+    def set_data(self, addr: int, grafts: Mapping[tuple[str, ...], int] | None = None) -> None:
+        """Make the object at ``addr`` (a resident value) the data document of
+        later evaluations, after inserting each graft's value at its path.
+
+        Grafted values are linked, not copied, so one resident value can
+        appear in data without a second parse.
+        """
+        self._call("opa_heap_ptr_set", self._input_heap)
+        for path, value in (grafts or {}).items():
+            path_addr = self.parse_json(values.dumps(list(path)))
+            if self._call("opa_value_add_path", addr, path_addr, value) != 0:
+                raise EvalError(f"cannot insert a value at data path {'/'.join(path)}")
+        self._call("opa_eval_ctx_set_data", self._ctx, addr)
+        self._input_heap = self._call("opa_heap_ptr_get")
 
     def eval_addr(self, entrypoint: str, *, timeout_seconds: float | None = None) -> int:
         """Evaluate ``entrypoint``; returns the address of its result set.
