@@ -1,0 +1,127 @@
+"""The resource-relation index: relations joined into edges, with hash joins.
+
+Resources are numbered in State order (type, then key). A relation's ``keys``
+items relate a left and a right resource when some left key equals some
+right key with Rego equality (``1 == 1.0``, ``true != 1``, arrays and objects
+by value); ``null`` and ``""`` keys never join, since in IaC they mean a value
+that could not be resolved. ``explicit`` pairs are edges as given. An edge
+carries the right item's annotation when it has one, else the left's, else
+``null``. Each (left, right, annotation) edge appears once, in the order
+(left, right, annotation in Rego order). Everything here is pure.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import values
+
+
+@dataclass(frozen=True)
+class KeyItem:
+    """One ``[resource, key]`` or ``[resource, key, annotation]`` item of a side."""
+
+    resource: int
+    key: Any
+    annotation: Any = None
+    annotated: bool = False
+
+
+@dataclass(frozen=True)
+class ExplicitPair:
+    """One ``[left, right]`` or ``[left, right, annotation]`` pair."""
+
+    left: int
+    right: int
+    annotation: Any = None
+
+
+@dataclass
+class Relation:
+    """Everything declared under one relation name."""
+
+    name: str
+    left: list[KeyItem] = field(default_factory=list)
+    right: list[KeyItem] = field(default_factory=list)
+    explicit: list[ExplicitPair] = field(default_factory=list)
+    left_types: set[str] = field(default_factory=set)
+    """Resource types declared on the left (naming: ``<left type>.<attribute>``)."""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A (left, relation, right) triple's two ends, with its annotation."""
+
+    left: int
+    right: int
+    annotation: Any = None
+
+
+def _never_joins(key: Any) -> bool:
+    return key is None or key == ""
+
+
+def join(relation: Relation) -> list[Edge]:
+    """The edges of ``relation``: a hash join of its keys plus its explicit pairs."""
+    by_key: dict[Any, list[KeyItem]] = defaultdict(list)
+    for item in relation.left:
+        if not _never_joins(item.key):
+            by_key[values.freeze(item.key)].append(item)
+    found: dict[tuple[int, int], dict[Any, Any]] = defaultdict(dict)
+    for right in relation.right:
+        if _never_joins(right.key):
+            continue
+        for left in by_key.get(values.freeze(right.key), ()):
+            annotation = (
+                right.annotation
+                if right.annotated
+                else left.annotation if left.annotated else None
+            )
+            found[left.resource, right.resource].setdefault(
+                values.freeze(annotation), annotation
+            )
+    for pair in relation.explicit:
+        found[pair.left, pair.right].setdefault(values.freeze(pair.annotation), pair.annotation)
+    edges: list[Edge] = []
+    for (left, right), distinct in sorted(found.items()):
+        ordered = (
+            distinct.values() if len(distinct) == 1 else values.sort_values(distinct.values())
+        )
+        edges.extend(Edge(left, right, a) for a in ordered)
+    return edges
+
+
+@dataclass
+class RelationIndex:
+    """Every relation's edges, and both directions of lookup."""
+
+    edges: dict[str, list[Edge]]
+    forward: dict[str, dict[int, list[tuple[int, Any]]]] = field(init=False)
+    """name → left resource → [(right resource, annotation)] in edge order."""
+    backward: dict[str, dict[int, list[tuple[int, Any]]]] = field(init=False)
+    """name → right resource → [(left resource, annotation)] by (left, annotation)."""
+
+    def __post_init__(self) -> None:
+        self.forward, self.backward = {}, {}
+        for name, edges in self.edges.items():
+            forward: dict[int, list[tuple[int, Any]]] = defaultdict(list)
+            backward: dict[int, list[tuple[int, Any]]] = defaultdict(list)
+            for edge in edges:  # sorted by left, so each backward list is too
+                forward[edge.left].append((edge.right, edge.annotation))
+                backward[edge.right].append((edge.left, edge.annotation))
+            self.forward[name], self.backward[name] = dict(forward), dict(backward)
+
+    def relates(self, resource: int, name: str) -> list[tuple[int, Any]]:
+        """Right resources (with annotations) of ``resource`` in relation ``name``."""
+        return self.forward.get(name, {}).get(resource, [])
+
+    def back_relates(self, name: str, resource: int) -> list[tuple[int, Any]]:
+        """Left resources (with annotations) of ``resource`` in relation ``name``."""
+        return self.backward.get(name, {}).get(resource, [])
+
+
+def build_index(relations: list[Relation]) -> RelationIndex:
+    """Join every relation (names are unique in ``relations``)."""
+    return RelationIndex({r.name: join(r) for r in relations})
