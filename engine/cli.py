@@ -14,6 +14,7 @@ from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
+from engine.relation_listing import list_relations
 from engine.scanner import ScanOptions, scan
 from engine.sources import SourceError
 from engine.version import version_info
@@ -171,6 +172,62 @@ def scan_command(
         except OSError as exc:
             _fail(f"{output}: {exc.strerror or exc}")
     raise typer.Exit(report.exit_code(fail_on))
+
+
+@app.command("relations")
+def relations_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Input files or directories to count edges on.", show_default=False),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "-d", "--data", help="Rule or relation directory (repeatable); default: shipped only."
+        ),
+    ] = None,
+    edges: Annotated[bool, typer.Option("--edges", help="Print every edge.")] = False,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)
+    ] = "table",
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds the relations may take per input.")
+    ] = 30.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the relations may use.")
+    ] = 2048,
+) -> None:
+    """List relations by name with the files that define them; with inputs, the
+    number of edges per input (and with --edges, the edges themselves).
+
+    Exit codes: 0 everything was read, 2 a file, input or relation could not be.
+    """
+    fmt = output_format.lower()
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter(
+            f"unknown format {output_format!r} (table, json)", param_hint="--format"
+        )
+    try:
+        listing = list_relations(
+            rules or [],
+            paths or [],
+            with_edges=edges,
+            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+        )
+    except (CompileError, OpaNotFound) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    for warning in listing.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for error in listing.errors:
+        typer.echo(f"error: {error}", err=True)
+    if fmt == "json":
+        sys.stdout.buffer.write(listing.to_json(with_edges=edges) + b"\n")
+    else:
+        sys.stdout.write(listing.to_table(with_edges=edges))
+    raise typer.Exit(listing.exit_code())
 
 
 @app.command("version")

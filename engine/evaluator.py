@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import values
+from engine.relations import RelationProblem
 from engine.rule_metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
-from engine.rule_set import CompiledRuleSet, RuleSpec
-from engine.snyk_api import SnykApi
+from engine.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
+from engine.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
 from engine.state import State
 from engine.wasm_host import EvalError, Limits, PolicyInstance
 
@@ -70,7 +71,7 @@ class RuleEvaluator:
             raise ValueError("the rule set holds no compiled rules")
         self.rule_set = rule_set
         self.limits = limits or Limits()
-        self.api = SnykApi()
+        self.api = SnykApi(RelationSetup(RELATIONS_ENTRYPOINT, rule_set.relation_files))
         self._state: State | None = None
         self._instance = self._new_instance()
         self.statics = [self._rule_statics(i) for i in range(len(rule_set.rules))]
@@ -108,10 +109,18 @@ class RuleEvaluator:
         self._state = state
         try:
             self.api.load(self._instance, state)
+        except RelationsUnavailable:
+            self._recover()  # loads the State again, now without relations
         except (EvalError, values.ValueError_) as exc:
             self._state = None
             self._recover()
             raise EvalError(f"cannot load the input: {exc}") from None
+
+    @property
+    def relation_problems(self) -> list[RelationProblem]:
+        """Relations that could not be used on the loaded State."""
+        relations = self.api.relations
+        return relations.problems if relations is not None else []
 
     def run(self, index: int) -> RuleRun:
         """Evaluate rule ``index`` on the loaded State."""

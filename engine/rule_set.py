@@ -14,6 +14,11 @@ inside Wasm, with ``with input as``). Resource objects in the values returned
 are replaced by references and judgement sets become arrays, so results
 cross the boundary small and read back as plain JSON.
 
+The dispatch module also has the ``relations`` entrypoint, phase 1 of the
+relation index: the user's ``data.relations.relations`` and the shipped
+relations (``rego/relations/``, compiled under their own package so that a
+user relation of the same name replaces the shipped one).
+
 A rule whose files do not compile is set aside with its errors and the rest
 is compiled again, so one broken rule never loses the others.
 """
@@ -26,9 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
-from engine.paths import REGO_LIB_DIR
+from engine.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR
 from engine.rego_outline import outline
 from engine.rego_version import detect_rego_version
+from engine.relations import (
+    RELATIONS_PACKAGE,
+    SHIPPED_RELATIONS_PACKAGE,
+    RelationFiles,
+    names_in_source,
+)
 from engine.sources import PolicySources, RegoFile
 
 RULES_ROOT = "rules"
@@ -83,6 +94,8 @@ class CompiledRuleSet:
     """Errors in non-rule files (helper libraries); the files were set aside."""
     replaced_api_files: list[str] = field(default_factory=list)
     """User files defining a shipped API package, skipped in favour of the shipped one."""
+    relation_files: RelationFiles = field(default_factory=RelationFiles)
+    """The compiled modules that declare relations (user and shipped)."""
 
     def entrypoint(self, rule_index: int, kind: str) -> str:
         """The entrypoint of rule ``rule_index``: kind is static, multi or single."""
@@ -106,8 +119,38 @@ def shipped_library(directory: Path = REGO_LIB_DIR) -> list[RegoFile]:
     return files
 
 
+_PACKAGE_CLAUSE = re.compile(r"^(\s*)package\s+relations\b", re.MULTILINE)
+
+
+def shipped_relations(directory: Path = REGO_RELATIONS_DIR) -> list[RegoFile]:
+    """The shipped relations (``rego/relations/**.rego``), written in ``package
+    relations`` and compiled under their own package so user names replace them."""
+    files = []
+    for path in sorted(directory.rglob("*.rego")):
+        text = path.read_text(encoding="utf-8")
+        if outline(text).package != RELATIONS_PACKAGE:
+            continue
+        text = _PACKAGE_CLAUSE.sub(rf"\1package {SHIPPED_RELATIONS_PACKAGE}", text, count=1)
+        display = f"<shipped>/relations/{path.relative_to(directory).as_posix()}"
+        files.append(RegoFile(path, display, text, detect_rego_version(text)))
+    return files
+
+
+def relation_files(files: list[RegoFile]) -> RelationFiles:
+    """The modules among ``files`` that declare relations, with their literal names."""
+    user: dict[str, frozenset[str]] = {}
+    shipped: dict[str, frozenset[str]] = {}
+    for file in files:
+        package = outline(file.text).package
+        if package == RELATIONS_PACKAGE:
+            user[file.display] = frozenset(names_in_source(file.text))
+        elif package == SHIPPED_RELATIONS_PACKAGE:
+            shipped[file.display] = frozenset(names_in_source(file.text))
+    return RelationFiles(user, shipped)
+
+
 def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[str]]:
-    """``sources`` with the shipped API added and user API copies removed.
+    """``sources`` with the shipped API and relations added and user API copies removed.
 
     Returns the new sources and the display paths of the user files skipped.
     """
@@ -120,7 +163,7 @@ def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[st
             kept.append(file)
     return (
         PolicySources(
-            rego_files=[*shipped_library(), *kept],
+            rego_files=[*shipped_library(), *shipped_relations(), *kept],
             data=sources.data,
             data_files=sources.data_files,
         ),
@@ -169,7 +212,14 @@ else := info
 
 _slim_all(x) := [_slim(d) | some d in x] if is_set(x)
 else := x
+
+# Phase 1 of the relation index: every relation info, read back by the host.
+relations["user"] := [info | some info in data.relations.relations]
+
+relations["shipped"] := [info | some info in data.__rego_engine.shipped_relations.relations]
 """
+
+RELATIONS_ENTRYPOINT = DISPATCH_PACKAGE.replace(".", "/") + "/relations"
 
 
 def dispatch_module(rules: list[RuleSpec]) -> str:
@@ -218,7 +268,9 @@ def entrypoint_name(rule_index: int, kind: str) -> str:
 
 
 def _entrypoints(count: int) -> list[str]:
-    return [entrypoint_name(i, kind) for i in range(count) for kind in ENTRYPOINT_KINDS]
+    return [RELATIONS_ENTRYPOINT] + [
+        entrypoint_name(i, kind) for i in range(count) for kind in ENTRYPOINT_KINDS
+    ]
 
 
 def _dispatch_lines(text: str) -> list[tuple[int, int]]:
@@ -247,8 +299,6 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             data=full.data,
             data_files=full.data_files,
         )
-        if not rules:
-            return CompiledRuleSet(None, [], failed, library_errors, replaced)
         try:
             policy = compile_policy(attempt, _entrypoints(len(rules)), use_cache=use_cache)
         except CompileError as exc:
@@ -257,7 +307,9 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
                 raise
             excluded |= newly
             continue
-        return CompiledRuleSet(policy, rules, failed, library_errors, replaced)
+        return CompiledRuleSet(
+            policy, rules, failed, library_errors, replaced, relation_files(files)
+        )
     raise CompileError(
         [CompileMessage(f"rules still fail to compile after setting aside {len(excluded)} files")]
     )

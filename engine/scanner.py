@@ -70,7 +70,7 @@ def scan(
         )
     evaluator = (
         RuleEvaluator(rule_set, Limits(options.rule_timeout, options.max_memory_mb))
-        if rule_set.policy is not None
+        if rule_set.policy is not None and rule_set.rules
         else None
     )
     total = len(loaded.inputs) * len(rule_set.rules)
@@ -84,6 +84,9 @@ def scan(
                 report.errors.append(f"{scan_input.name}: {exc}")
                 done += len(rule_set.rules)
                 continue
+            report.errors += [
+                f"{scan_input.name}: {problem}" for problem in evaluator.relation_problems
+            ]
             resources = ResourceIndex(scan_input.state)
             for index in range(len(rule_set.rules)):
                 if evaluator.applicable(index, scan_input.state):

@@ -1,26 +1,105 @@
-"""The host side of the ``snyk`` API: the internal builtins behind ``rego/lib/snyk.rego``.
+"""The host side of the ``snyk`` API: resources and the relation index in Wasm memory.
 
-For each input, every resource type's array of resource objects is parsed
-into Wasm memory once, beside the input, and stays there while the rules
-run. ``__snyk_query`` then answers with the address of the array already in
-memory (no copy, no re-parse), and records which types the current rule
-asked for.
+For each input:
+
+1. The State is parsed as ``input`` and every resource type's array of
+   resource objects is parsed once beside it; ``__snyk_query`` answers with
+   the address of an array already in memory and records which types the
+   current rule asked for.
+2. The relations are evaluated once in Wasm (the dispatch module's
+   ``relations`` entrypoint), read back from memory as resource numbers and
+   keys (:mod:`engine.relations`), and joined in Python
+   (:mod:`engine.relation_index`).
+3. The index is parsed into Wasm memory as ``data.__rego_engine_input.relations``,
+   beside ``data.__rego_engine_input.resources`` (each type's resident array,
+   linked, not copied), so ``snyk.relates`` and friends are Rego lookups that
+   never leave Wasm.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import values
+from engine.relation_index import RelationIndex, build_index
+from engine.relations import (
+    DeclaredRelations,
+    RelationFiles,
+    RelationProblem,
+    ResourceTable,
+    read_declarations,
+)
 from engine.state import State
-from engine.wasm_host import CustomHandler, PolicyInstance
+from engine.wasm_host import CustomHandler, EvalError, PolicyInstance
+
+ENGINE_DATA_KEY = "__rego_engine_input"
+
+
+@dataclass(frozen=True)
+class RelationSetup:
+    """Where the compiled module's relations are, and the files declaring them."""
+
+    entrypoint: str
+    files: RelationFiles = field(default_factory=RelationFiles)
+
+
+@dataclass
+class InputRelations:
+    """The relations of one input: declarations, their index, and problems."""
+
+    table: ResourceTable
+    declared: DeclaredRelations
+    index: RelationIndex
+    document: bytes = field(repr=False, default=b"{}")
+    """The index as the Rego library reads it (``data.__rego_engine_input.relations``)."""
+
+    @property
+    def problems(self) -> list[RelationProblem]:
+        """Relations that could not be used on this input."""
+        return self.declared.problems
+
+
+class RelationsUnavailable(EvalError):
+    """Evaluating the relations failed: rules run with no relations, and the
+    instance must be rebuilt (the failed evaluation may have left it unusable)."""
+
+
+def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
+    """``{"fwd"|"back": {name: {ns: {type: {_id: {"r": [[type, pos]], "a": [[type, pos,
+    annotation]]}}}}}}``: for each resource, its related resources as places in
+    the resident arrays, without (``r``, each once) and with (``a``) annotations."""
+    doc: dict[str, Any] = {}
+    for direction, by_name in (("fwd", index.forward), ("back", index.backward)):
+        tree: dict[str, Any] = {}
+        for name, by_resource in by_name.items():
+            entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            for resource, related in by_resource.items():
+                namespace, rtype, rid = table.identity(resource)
+                plain: list[list[Any]] = []
+                with_annotation: list[list[Any]] = []
+                for other, annotation in related:
+                    place = list(table.places[other])
+                    if not plain or plain[-1] != place:
+                        plain.append(place)
+                    with_annotation.append([*place, annotation])
+                slot = entries[namespace][rtype].setdefault(rid, {"r": [], "a": []})
+                slot["r"] += plain
+                slot["a"] += with_annotation
+            tree[name] = entries
+        doc[direction] = tree
+    return values.dumps(doc)
 
 
 class SnykApi:
     """Per-instance state of the API: the current input's resident values."""
 
-    def __init__(self) -> None:
+    def __init__(self, relations: RelationSetup | None = None) -> None:
+        self.relation_setup = relations
         self.state: State | None = None
+        self.relations: InputRelations | None = None
+        """The current input's relations (None without a State or relations)."""
         self._by_type: dict[str, int] = {}
         self._empty = 0
         self._input_type = 0
@@ -37,23 +116,88 @@ class SnykApi:
         }
 
     def load(self, instance: PolicyInstance, state: State | None) -> None:
-        """Make ``state`` the input of ``instance``: the State as ``input``, and
-        every type's resource objects resident in memory."""
+        """Make ``state`` the input of ``instance``: the State as ``input``, every
+        type's resource objects resident in memory, and its relation index in data.
+
+        Raises :class:`RelationsUnavailable` when the relations fail to
+        evaluate; loading again (on a fresh instance) then goes on without them.
+        """
+        if state is not self.state:
+            self.relations = None
         self.state = state
         if state is None:
             addrs = instance.set_input(None, resident=[b"[]", b'""', b"set()"])
             self._by_type = {}
-        else:
-            types = state.resource_types
-            docs = [values.dumps(state.resource_objects(t)) for t in types]
-            docs += [
-                b"[]",
-                values.dumps(state.input_type),
-                values.dumps(values.Set(types)) if types else b"set()",
-            ]
-            addrs = instance.set_input(values.dumps(state.document), resident=docs)
-            self._by_type = dict(zip(types, addrs, strict=False))
+            self._empty, self._input_type, self._resource_types = addrs
+            return
+        types = state.resource_types
+        objects = (
+            self.relations.table.objects
+            if self.relations is not None
+            else {t: state.resource_objects(t) for t in types}
+        )
+        docs = [values.dumps(objects[t]) for t in types]
+        docs += [
+            b"[]",
+            values.dumps(state.input_type),
+            values.dumps(values.Set(types)) if types else b"set()",
+        ]
+        addrs = instance.set_input(values.dumps(state.document), resident=docs)
+        self._by_type = dict(zip(types, addrs, strict=False))
         self._empty, self._input_type, self._resource_types = addrs[-3:]
+        if self.relations is None:
+            self.relations = self._evaluate_relations(instance, state, objects)
+        self._inject(instance)
+
+    def _evaluate_relations(
+        self, instance: PolicyInstance, state: State, objects: dict[str, list[dict[str, Any]]]
+    ) -> InputRelations:
+        table = ResourceTable(state, objects)
+        setup = self.relation_setup
+        declared = DeclaredRelations([], frozenset(), [])
+        if setup is not None:
+            try:
+                result = instance.eval_addr(setup.entrypoint)
+            except EvalError as exc:
+                problem = RelationProblem(
+                    f"the relations could not be evaluated: {exc}",
+                    files=tuple(sorted(setup.files.user) + sorted(setup.files.shipped)),
+                )
+                self.relations = InputRelations(
+                    table,
+                    DeclaredRelations([], frozenset(), [problem]),
+                    build_index([]),
+                    index_document(build_index([]), table),
+                )
+                raise RelationsUnavailable(str(problem)) from None
+            reader = instance.reader()
+            table.learn_addresses(reader, self._by_type)
+            found = reader.set_members(result)
+            sides = reader.fields(reader.fields(found[0])["result"]) if found else {}
+            declared = read_declarations(
+                reader,
+                reader.array(sides["user"]) if "user" in sides else [],
+                reader.array(sides["shipped"]) if "shipped" in sides else [],
+                table,
+                setup.files,
+            )
+        index = build_index(declared.relations)
+        return InputRelations(table, declared, index, index_document(index, table))
+
+    def _inject(self, instance: PolicyInstance) -> None:
+        assert self.relations is not None
+        (data,) = instance.extend_input(
+            [
+                b'{"%s": {"relations": %s, "resources": {}}}'
+                % (ENGINE_DATA_KEY.encode(), self.relations.document)
+            ]
+        )
+        grafts = {
+            (ENGINE_DATA_KEY, "resources", rtype): addr for rtype, addr in self._by_type.items()
+        }
+        static = instance.reader().fields(instance.data_addr)
+        grafts.update({(key,): addr for key, addr in static.items() if key != ENGINE_DATA_KEY})
+        instance.set_data(data, grafts)
 
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""

@@ -80,7 +80,7 @@ def oracle_module(rules_and_single: list[tuple[str, list[str], bool]]) -> str:
             lines.append(
                 f'single["{package}"] := [[j, d] |\n'
                 f"\tsome j, r in data.snyk.resources({ref}.resource_type)\n"
-                f"\td := {ref}.{judgement} with input as r\n]"
+                f"\td := {ref}.{judgement} with input as r with data.snyk._state as input\n]"
             )
     lines.append("objects[t] := data.snyk.resources(t) if some t, _ in input.resources")
     return "\n".join(lines) + "\n"

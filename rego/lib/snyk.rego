@@ -16,3 +16,34 @@ input_type := __snyk_input_type()
 
 # The set of resource types present in the current input.
 input_resource_types := __snyk_input_resource_types()
+
+# --- Relations (docs/relations.md) ---------------------------------------------
+# The host evaluates data.relations.relations once per input, joins it, and puts
+# the index in data.__rego_engine_input; these lookups never leave Wasm.
+
+# Resources `resource` relates to in relation `name` (each once).
+relates(resource, name) := [_related(p) | some p in _relation_entry("fwd", name, resource).r]
+
+# Resources related to `resource` in relation `name`, from the left side.
+back_relates(name, resource) := [_related(p) | some p in _relation_entry("back", name, resource).r]
+
+# [resource, annotation] for every edge from `resource` in relation `name`.
+relates_with(resource, name) := [[_related(p), p[2]] |
+	some p in _relation_entry("fwd", name, resource).a
+]
+
+# [resource, annotation] for every edge into `resource` in relation `name`.
+back_relates_with(name, resource) := [[_related(p), p[2]] |
+	some p in _relation_entry("back", name, resource).a
+]
+
+# A relation joining resources whose listed fields are equal: any left field of
+# a left resource equal to any right field of a right resource. Fields are
+# paths: "bucket", "spec.selector.app", "rule[*].bucket", "items[0].id".
+relation_from_fields(name, left, right) := {"name": name, "fields": {"left": left, "right": right}}
+
+_relation_entry(direction, name, r) := entry if {
+	entry := data.__rego_engine_input.relations[direction][name][r._namespace][r._type][r._id]
+} else := {"r": [], "a": []}
+
+_related(place) := data.__rego_engine_input.resources[place[0]][place[1]]

@@ -5,20 +5,24 @@ package snyk
 
 import rego.v1
 
+# The State the API reads. Single-resource rules see one resource as `input`;
+# a test asks them `with input as resource with data.snyk._state as state`.
+_state := input
+
 resources(resource_type) := [resource_object(r, resource_type, key) |
 	some key
-	r := input.resources[resource_type][key]
+	r := _state.resources[resource_type][key]
 ]
 
 query(q) := resources(q.resource_type) if {
 	every k, v in object.get(q, "scope", {}) {
-		object.get(object.get(input, "scope", {}), k, null) == v
+		object.get(object.get(_state, "scope", {}), k, null) == v
 	}
 } else := []
 
-input_type := input.input_type
+input_type := _state.input_type
 
-input_resource_types := {t | some t, _ in input.resources}
+input_resource_types := {t | some t, _ in _state.resources}
 
 # The resource object rules see: attributes plus engine fields.
 resource_object(r, resource_type, key) := object.union(
@@ -46,8 +50,154 @@ _visible_id(r, key) := r.attributes.id if {
 } else := _logical_id(r, key)
 
 _filepath(r) := r.meta.filepath if is_string(r.meta.filepath)
-else := input.meta.filepath if is_string(input.meta.filepath)
+else := _state.meta.filepath if is_string(_state.meta.filepath)
 else := ""
 
 _string_or_empty(s) := s if is_string(s)
 else := ""
+
+# --- Relations: the same edges and order as the scan's index -------------------
+
+relates(resource, name) := [x[3] | some x in sort(_related_set("fwd", name, resource))]
+
+back_relates(name, resource) := [x[3] | some x in sort(_related_set("back", name, resource))]
+
+relates_with(resource, name) := [[x[4], x[3]] | some x in sort(_annotated_set("fwd", name, resource))]
+
+back_relates_with(name, resource) := [[x[4], x[3]] | some x in sort(_annotated_set("back", name, resource))]
+
+relation_from_fields(name, left, right) := {"name": name, "fields": {"left": left, "right": right}}
+
+# Related resources keyed for the result order: type, _id, namespace.
+_related_set(direction, name, resource) := s if {
+	ref := _relation_ref(resource)
+	s := {[r._type, r._id, r._namespace, r] |
+		some [from, r, _] in _relation_directed[direction][name]
+		from == ref
+	}
+}
+
+_annotated_set(direction, name, resource) := s if {
+	ref := _relation_ref(resource)
+	s := {[r._type, r._id, r._namespace, ann, r] |
+		some [from, r, ann] in _relation_directed[direction][name]
+		from == ref
+	}
+}
+
+_relation_ref(r) := [r._namespace, r._type, r._id]
+
+# direction → name → [[ref of the queried end, the other end, annotation]]
+_relation_directed["fwd"][name] := [[_relation_ref(l), r, ann] | some [l, r, ann] in edges] if {
+	some name, edges in _relation_edges
+}
+
+_relation_directed["back"][name] := [[_relation_ref(r), l, ann] | some [l, r, ann] in edges] if {
+	some name, edges in _relation_edges
+}
+
+# A user relation replaces the shipped relation of the same name.
+_relation_infos := array.concat(
+	[i | some i in data.relations.relations; _valid_relation(i)],
+	[i |
+		some i in data.__rego_engine.shipped_relations.relations
+		_valid_relation(i)
+		not _user_relation_names[i.name]
+	],
+)
+
+_user_relation_names contains object.get(i, "name", null) if some i in data.relations.relations
+
+_relation_edges[name] := edges if {
+	some name in {i.name | some i in _relation_infos}
+	infos := [i | some i in _relation_infos; i.name == name]
+	lefts := array.concat(
+		[_key_item(x) | some i in infos; some x in object.get(i, ["keys", "left"], [])],
+		[[r, v, false, null] | some i in infos; some [r, v] in _field_items(object.get(i, ["fields", "left"], {}))],
+	)
+	rights := array.concat(
+		[_key_item(x) | some i in infos; some x in object.get(i, ["keys", "right"], [])],
+		[[r, v, false, null] | some i in infos; some [r, v] in _field_items(object.get(i, ["fields", "right"], {}))],
+	)
+	keyed := {[l, r, _edge_annotation(la, lann, ra, rann)] |
+		some [r, k, ra, rann] in rights
+		not _never_joins(k)
+		matches := [[l, la, lann] | some [l, lk, la, lann] in lefts; lk == k]
+		some [l, la, lann] in matches
+	}
+	explicit := {[p[0], p[1], _third(p)] | some i in infos; some p in object.get(i, "explicit", [])}
+	edges := keyed | explicit
+}
+
+_key_item(x) := [x[0], x[1], count(x) == 3, _third(x)]
+
+_third(x) := s[0] if {
+	s := array.slice(x, 2, 3)
+	count(s) == 1
+} else := null
+
+_edge_annotation(_, _, true, rann) := rann
+
+_edge_annotation(true, lann, false, _) := lann
+
+_edge_annotation(false, _, false, _) := null
+
+_never_joins(null)
+
+_never_joins("")
+
+_valid_relation(i) if {
+	is_string(i.name)
+	i.name != ""
+	some kind in ["keys", "explicit", "fields"]
+	object.get(i, kind, null) != null
+	every x in array.concat(object.get(i, ["keys", "left"], []), object.get(i, ["keys", "right"], [])) {
+		_valid_item(x, 1)
+	}
+	every p in object.get(i, "explicit", []) {
+		_valid_item(p, 2)
+	}
+}
+
+_valid_item(x, resources) if {
+	is_array(x)
+	count(x) in {2, 3}
+	every j in numbers.range(0, resources - 1) {
+		is_object(x[j])
+		is_string(x[j]._id)
+	}
+}
+
+# [resource, value] for every value the listed field paths name.
+_field_items(spec) := [[r, v] |
+	some rtype, paths in spec
+	some r in resources(rtype)
+	some p in paths
+	some v in _field_values(r, p)
+]
+
+_field_values(r, p) := [v |
+	not contains(p, "[")
+	v := object.get(r, split(trim_prefix(p, "."), "."), null)
+] if not contains(p, "[")
+else := [v |
+	steps := _field_steps(p)
+	walk(r, [path, v])
+	count(path) == count(steps)
+	every i, step in steps {
+		_field_step_matches(path[i], step)
+	}
+]
+
+_field_steps(p) := [_field_step(m) | some m in regex.find_all_string_submatch_n(`([^.\[\]]+)|\[(\*|[0-9]+)\]`, p, -1)]
+
+_field_step(m) := m[1] if m[1] != ""
+else := null if m[2] == "*"
+else := to_number(m[2])
+
+_field_step_matches(e, null) if is_number(e)
+
+_field_step_matches(e, step) if {
+	step != null
+	e == step
+}

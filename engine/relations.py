@@ -1,0 +1,311 @@
+"""Relation declarations: reading ``data.relations.relations`` back from Wasm.
+
+Phase 1 of the relation index (see ``docs/relations.md``): the rules'
+relations are evaluated in Wasm once per input, and their infos are read here
+straight from memory (:mod:`engine.wasm_memory`). A resource in an item is
+recognised by its address (it is the object the host parsed), so only keys
+and annotations are ever read. ``relation_from_fields`` infos are declarative
+(``{"name", "fields": {"left": {type: [paths]}, "right": ...}}``) and resolved
+here from the host's own resource objects. Entries with one name merge; a
+name the user defines replaces the shipped relation of that name. A
+malformed info is reported, naming the relation and its files, and dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import values
+from engine.field_paths import FieldPathError, parse_field_path, values_at
+from engine.relation_index import ExplicitPair, KeyItem, Relation
+from engine.state import State
+from engine.wasm_memory import ARRAY, OBJECT, STRING, MemoryReadError, ValueReader
+
+RELATIONS_PACKAGE = "relations"
+SHIPPED_RELATIONS_PACKAGE = "__rego_engine.shipped_relations"
+"""The package shipped relation files are compiled under, so user names can replace them."""
+
+_NAME_LITERAL = re.compile(
+    r'"name"\s*:\s*"((?:[^"\\]|\\.)*)"|relation_from_fields\(\s*"((?:[^"\\]|\\.)*)"'
+)
+_TYPE_LIKE = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+(\.[A-Za-z0-9_.\[\]*-]+)?")
+_MAX_ITEM_PROBLEMS = 3
+
+
+@dataclass(frozen=True)
+class RelationProblem:
+    """A relation that could not be used, and why."""
+
+    message: str
+    name: str | None = None
+    files: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        what = f"relation {self.name!r}" if self.name is not None else "a relation"
+        where = f" (defined in {', '.join(self.files)})" if self.files else ""
+        return f"{what}{where}: {self.message}"
+
+
+def names_in_source(text: str) -> set[str]:
+    """Relation names written as string literals in a relations module."""
+    names = set()
+    for a, b in _NAME_LITERAL.findall(text):
+        try:
+            names.add(json.loads(f'"{a or b}"'))
+        except json.JSONDecodeError:
+            continue
+    return names
+
+
+def follows_naming_convention(name: str, left_types: set[str]) -> bool:
+    """Whether ``name`` is ``<type>`` or ``<type>.<attribute>`` (seed 000).
+
+    ``<type>`` is one of the relation's left types when they are known, else
+    anything shaped like a resource type (``aws_s3_bucket``).
+    """
+    if left_types:
+        return any(name == t or name.startswith(t + ".") for t in left_types)
+    return _TYPE_LIKE.fullmatch(name) is not None
+
+
+@dataclass(frozen=True)
+class RelationFiles:
+    """The modules that declare relations, with the names each writes literally."""
+
+    user: dict[str, frozenset[str]] = field(default_factory=dict)
+    shipped: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def defined_in(self, name: str, shipped: bool) -> tuple[str, ...]:
+        """Files that declare ``name``: those writing it literally, else every file."""
+        files = self.shipped if shipped else self.user
+        named = tuple(sorted(f for f, names in files.items() if name in names))
+        return named or tuple(sorted(files))
+
+
+@dataclass
+class ResourceTable:
+    """The input's resources as the relation index numbers them.
+
+    Numbers follow (type, ``_id``, namespace, key), the order of query results.
+    """
+
+    state: State
+    objects: dict[str, list[dict[str, Any]]]
+    """type → resource objects in key order (as resident in Wasm)."""
+    places: list[tuple[str, int]] = field(init=False)
+    """number → (type, position in the type's array)."""
+    number_at: dict[tuple[str, int], int] = field(init=False)
+    by_identity: dict[tuple[str, str, str], int] = field(init=False)
+    by_address: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        order = sorted(
+            (r.type, r.id, r.namespace, r.key, pos)
+            for rtype in self.state.resource_types
+            for pos, r in enumerate(self.state.resources[rtype])
+        )
+        self.places = [(rtype, pos) for rtype, _, _, _, pos in order]
+        self.number_at = {place: n for n, place in enumerate(self.places)}
+        self.by_identity = {}
+        for n, (rtype, rid, namespace, _, _) in enumerate(order):
+            self.by_identity.setdefault((namespace, rtype, rid), n)
+
+    def learn_addresses(self, reader: ValueReader, arrays: dict[str, int]) -> None:
+        """Record where each resource object lives in Wasm memory."""
+        self.by_address = {
+            addr: self.number_at[rtype, pos]
+            for rtype, array in arrays.items()
+            for pos, addr in enumerate(reader.array(array))
+        }
+
+    def identity(self, number: int) -> tuple[str, str, str]:
+        """(namespace, type, ``_id``) of resource ``number``."""
+        rtype, pos = self.places[number]
+        resource = self.state.resources[rtype][pos]
+        return (resource.namespace, rtype, resource.id)
+
+
+class _Malformed(Exception):
+    pass
+
+
+@dataclass
+class DeclaredRelations:
+    """The relations of one input, merged, and the problems met reading them."""
+
+    relations: list[Relation]
+    shipped_names: frozenset[str]
+    problems: list[RelationProblem]
+
+
+class _Decoder:
+    def __init__(self, reader: ValueReader, table: ResourceTable) -> None:
+        self.reader = reader
+        self.table = table
+
+    def describe(self, addr: int) -> str:
+        try:
+            text = values.dumps(self.reader.read(addr)).decode("utf-8")
+        except (MemoryReadError, values.ValueError_):
+            return "a value"
+        return text if len(text) <= 80 else text[:77] + "..."
+
+    def resource(self, addr: int, where: str) -> int:
+        number = self.table.by_address.get(addr)
+        if number is not None:
+            return number
+        # Not an object the host parsed (a rule built or changed it): go by identity.
+        if self.reader.kind(addr) == OBJECT:
+            fields = self.reader.fields(addr)
+            parts = [fields.get(k) for k in ("_namespace", "_type", "_id")]
+            if all(p is not None and self.reader.kind(p) == STRING for p in parts):
+                found = self.table.by_identity.get(
+                    tuple(self.reader.string(p) for p in parts)  # type: ignore[arg-type]
+                )
+                if found is not None:
+                    return found
+        raise _Malformed(f"{where}: {self.describe(addr)} is not a resource of this input")
+
+    def tuple_items(self, addr: int, where: str, shape: str) -> list[list[int]]:
+        if self.reader.kind(addr) != ARRAY:
+            raise _Malformed(f"{where} must be an array of {shape}, found {self.describe(addr)}")
+        out, bad = [], []
+        for i, item in enumerate(self.reader.array(addr)):
+            parts = self.reader.array(item) if self.reader.kind(item) == ARRAY else []
+            if len(parts) in (2, 3):
+                out.append(parts)
+            elif len(bad) < _MAX_ITEM_PROBLEMS:
+                bad.append(f"{where}[{i}] must be {shape}, found {self.describe(item)}")
+        if bad:
+            raise _Malformed("; ".join(bad))
+        return out
+
+    def key_items(self, addr: int, where: str) -> list[KeyItem]:
+        shape = "[resource, key] or [resource, key, annotation]"
+        items = []
+        for i, parts in enumerate(self.tuple_items(addr, where, shape)):
+            number = self.resource(parts[0], f"{where}[{i}][0]")
+            key = self.reader.read(parts[1])
+            if len(parts) == 3:
+                items.append(KeyItem(number, key, self.reader.read(parts[2]), True))
+            else:
+                items.append(KeyItem(number, key))
+        return items
+
+    def explicit_pairs(self, addr: int) -> list[ExplicitPair]:
+        shape = "[left, right] or [left, right, annotation]"
+        pairs = []
+        for i, parts in enumerate(self.tuple_items(addr, "explicit", shape)):
+            left = self.resource(parts[0], f"explicit[{i}][0]")
+            right = self.resource(parts[1], f"explicit[{i}][1]")
+            annotation = self.reader.read(parts[2]) if len(parts) == 3 else None
+            pairs.append(ExplicitPair(left, right, annotation))
+        return pairs
+
+    def field_items(self, spec: Any, where: str) -> list[KeyItem]:
+        if not isinstance(spec, dict):
+            raise _Malformed(f"{where} must be an object of resource type to field paths")
+        items = []
+        for rtype, paths in sorted(spec.items()):
+            if not isinstance(rtype, str) or not isinstance(paths, list):
+                raise _Malformed(f"{where}: {rtype!r} must map to an array of field paths")
+            parsed = []
+            for path in paths:
+                if not isinstance(path, str):
+                    raise _Malformed(f"{where}.{rtype}: a field path must be a string")
+                try:
+                    parsed.append(parse_field_path(path))
+                except FieldPathError as exc:
+                    raise _Malformed(f"{where}.{rtype}: {exc}") from None
+            for pos, obj in enumerate(self.table.objects.get(rtype, ())):
+                number = self.table.number_at[rtype, pos]
+                items.extend(
+                    KeyItem(number, v) for path in parsed for v in values_at(obj, path)
+                )
+        return items
+
+    def info(self, addr: int) -> Relation:
+        if self.reader.kind(addr) != OBJECT:
+            raise _Malformed(f"a relation must be an object, found {self.describe(addr)}")
+        fields = self.reader.fields(addr)
+        name_addr = fields.get("name")
+        if name_addr is None or self.reader.kind(name_addr) != STRING:
+            raise _Malformed("it has no name (a non-empty string)")
+        name = self.reader.string(name_addr)
+        if not name:
+            raise _Malformed("it has no name (a non-empty string)")
+        relation = Relation(name)
+        try:
+            if not any(k in fields for k in ("keys", "explicit", "fields")):
+                raise _Malformed("it has neither keys nor explicit")
+            if "keys" in fields:
+                keys = fields["keys"]
+                sides = self.reader.fields(keys) if self.reader.kind(keys) == OBJECT else {}
+                if "left" not in sides or "right" not in sides:
+                    raise _Malformed("keys must be an object with left and right")
+                relation.left += self.key_items(sides["left"], "keys.left")
+                relation.left_types |= {self.table.places[i.resource][0] for i in relation.left}
+                relation.right += self.key_items(sides["right"], "keys.right")
+            if "explicit" in fields:
+                relation.explicit += self.explicit_pairs(fields["explicit"])
+                relation.left_types |= {self.table.places[p.left][0] for p in relation.explicit}
+            if "fields" in fields:
+                spec = self.reader.read(fields["fields"])
+                if not isinstance(spec, dict) or set(spec) != {"left", "right"}:
+                    raise _Malformed("fields must be an object with left and right")
+                relation.left += self.field_items(spec["left"], "fields.left")
+                relation.left_types |= set(spec["left"])
+                relation.right += self.field_items(spec["right"], "fields.right")
+        except _Malformed as exc:
+            raise _Named(name, str(exc)) from None
+        return relation
+
+
+class _Named(Exception):
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+def read_declarations(
+    reader: ValueReader,
+    user_infos: Sequence[int],
+    shipped_infos: Sequence[int],
+    table: ResourceTable,
+    files: RelationFiles,
+) -> DeclaredRelations:
+    """Decode the infos at the given addresses into merged relations."""
+    decoder = _Decoder(reader, table)
+    problems: list[RelationProblem] = []
+
+    def decode(infos: Sequence[int], shipped: bool) -> dict[str, Relation]:
+        merged: dict[str, Relation] = {}
+        for addr in infos:
+            try:
+                relation = decoder.info(addr)
+            except _Named as exc:
+                problems.append(
+                    RelationProblem(str(exc), exc.name, files.defined_in(exc.name, shipped))
+                )
+                continue
+            except _Malformed as exc:
+                where = tuple(sorted(files.shipped if shipped else files.user))
+                problems.append(RelationProblem(str(exc), None, where))
+                continue
+            into = merged.setdefault(relation.name, Relation(relation.name))
+            into.left += relation.left
+            into.right += relation.right
+            into.explicit += relation.explicit
+            into.left_types |= relation.left_types
+        return merged
+
+    user = decode(user_infos, shipped=False)
+    shipped = decode(shipped_infos, shipped=True)
+    shipped_names = frozenset(n for n in shipped if n not in user)
+    relations = [*user.values(), *(shipped[n] for n in shipped_names)]
+    relations.sort(key=lambda r: r.name)
+    return DeclaredRelations(relations, shipped_names, problems)
