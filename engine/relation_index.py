@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import values
 
 
-@dataclass(frozen=True)
-class KeyItem:
+class KeyItem(NamedTuple):
     """One ``[resource, key]`` or ``[resource, key, annotation]`` item of a side."""
 
     resource: int
@@ -29,8 +28,7 @@ class KeyItem:
     annotated: bool = False
 
 
-@dataclass(frozen=True)
-class ExplicitPair:
+class ExplicitPair(NamedTuple):
     """One ``[left, right]`` or ``[left, right, annotation]`` pair."""
 
     left: int
@@ -50,8 +48,7 @@ class Relation:
     """Resource types declared on the left (naming: ``<left type>.<attribute>``)."""
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
     """A (left, relation, right) triple's two ends, with its annotation."""
 
     left: int
@@ -63,17 +60,21 @@ def _never_joins(key: Any) -> bool:
     return key is None or key == ""
 
 
+def _join_key(key: Any) -> Any:
+    return key if type(key) is str else values.freeze(key)
+
+
 def join(relation: Relation) -> list[Edge]:
     """The edges of ``relation``: a hash join of its keys plus its explicit pairs."""
     by_key: dict[Any, list[KeyItem]] = defaultdict(list)
     for item in relation.left:
         if not _never_joins(item.key):
-            by_key[values.freeze(item.key)].append(item)
+            by_key[_join_key(item.key)].append(item)
     found: dict[tuple[int, int], dict[Any, Any]] = defaultdict(dict)
     for right in relation.right:
         if _never_joins(right.key):
             continue
-        for left in by_key.get(values.freeze(right.key), ()):
+        for left in by_key.get(_join_key(right.key), ()):
             annotation = (
                 right.annotation
                 if right.annotated

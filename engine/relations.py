@@ -206,7 +206,7 @@ class _Decoder:
             pairs.append(ExplicitPair(left, right, annotation))
         return pairs
 
-    def field_items(self, spec: Any, where: str) -> list[KeyItem]:
+    def field_items(self, spec: Any, where: str, resolve: bool = True) -> list[KeyItem]:
         if not isinstance(spec, dict):
             raise _Malformed(f"{where} must be an object of resource type to field paths")
         items = []
@@ -221,6 +221,8 @@ class _Decoder:
                     parsed.append(parse_field_path(path))
                 except FieldPathError as exc:
                     raise _Malformed(f"{where}.{rtype}: {exc}") from None
+            if not resolve:
+                continue
             for pos, obj in enumerate(self.table.objects.get(rtype, ())):
                 number = self.table.number_at[rtype, pos]
                 items.extend(
@@ -257,9 +259,13 @@ class _Decoder:
                 spec = self.reader.read(fields["fields"])
                 if not isinstance(spec, dict) or set(spec) != {"left", "right"}:
                     raise _Malformed("fields must be an object with left and right")
-                relation.left += self.field_items(spec["left"], "fields.left")
-                relation.left_types |= set(spec["left"])
-                relation.right += self.field_items(spec["right"], "fields.right")
+                if isinstance(spec["left"], dict):
+                    relation.left_types |= set(spec["left"])
+                right = self.field_items(spec["right"], "fields.right")
+                # With no right keys there are no edges: skip the left side's resources.
+                left = self.field_items(spec["left"], "fields.left", resolve=bool(right))
+                relation.left += left
+                relation.right += right
         except _Malformed as exc:
             raise _Named(name, str(exc)) from None
         return relation

@@ -18,7 +18,10 @@ For each input:
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,21 +78,38 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
         tree: dict[str, Any] = {}
         for name, by_resource in by_name.items():
             entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            places = table.places
             for resource, related in by_resource.items():
                 namespace, rtype, rid = table.identity(resource)
-                plain: list[list[Any]] = []
-                with_annotation: list[list[Any]] = []
+                plain: list[tuple[str, int]] = []
+                with_annotation: list[tuple[str, int, Any]] = []
+                last = -1
                 for other, annotation in related:
-                    place = list(table.places[other])
-                    if not plain or plain[-1] != place:
+                    place = places[other]
+                    if other != last:
                         plain.append(place)
-                    with_annotation.append([*place, annotation])
+                        last = other
+                    with_annotation.append((*place, annotation))
                 slot = entries[namespace][rtype].setdefault(rid, {"r": [], "a": []})
                 slot["r"] += plain
                 slot["a"] += with_annotation
             tree[name] = entries
         doc[direction] = tree
-    return values.dumps(doc)
+    return values.dumps(doc, finite=True)  # keys and annotations come from Rego or the State
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector: building the index allocates
+    millions of small acyclic objects, and the collector's passes over them
+    would make the build superlinear."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class SnykApi:
@@ -101,6 +121,8 @@ class SnykApi:
         self.relations: InputRelations | None = None
         """The current input's relations (None without a State or relations)."""
         self._by_type: dict[str, int] = {}
+        self.data_addr = 0
+        """The current input's data document (static data, relation index, resources)."""
         self._empty = 0
         self._input_type = 0
         self._resource_types = 0
@@ -136,17 +158,19 @@ class SnykApi:
             if self.relations is not None
             else {t: state.resource_objects(t) for t in types}
         )
-        docs = [values.dumps(objects[t]) for t in types]
+        # A loaded State holds no infinite or NaN number (engine.inputs refuses them).
+        docs = [values.dumps(objects[t], finite=True) for t in types]
         docs += [
             b"[]",
             values.dumps(state.input_type),
             values.dumps(values.Set(types)) if types else b"set()",
         ]
-        addrs = instance.set_input(values.dumps(state.document), resident=docs)
+        addrs = instance.set_input(values.dumps(state.document, finite=True), resident=docs)
         self._by_type = dict(zip(types, addrs, strict=False))
         self._empty, self._input_type, self._resource_types = addrs[-3:]
         if self.relations is None:
-            self.relations = self._evaluate_relations(instance, state, objects)
+            with _collector_paused():
+                self.relations = self._evaluate_relations(instance, state, objects)
         self._inject(instance)
 
     def _evaluate_relations(
@@ -198,6 +222,7 @@ class SnykApi:
         static = instance.reader().fields(instance.data_addr)
         grafts.update({(key,): addr for key, addr in static.items() if key != ENGINE_DATA_KEY})
         instance.set_data(data, grafts)
+        self.data_addr = data
 
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""

@@ -325,14 +325,19 @@ def hashable_key(key: Value) -> Any:
 # ---------------------------------------------------------------- Python → Rego text
 
 
-def dumps(value: Value) -> bytes:
-    """Serialise a value in Rego syntax, as ``opa_value_parse`` reads it."""
+def dumps(value: Value, *, finite: bool = False) -> bytes:
+    """Serialise a value in Rego syntax, as ``opa_value_parse`` reads it.
+
+    ``finite`` says the caller knows ``value`` holds no infinite or NaN float
+    (values read from Wasm or from a loaded State), which keeps the fast path
+    open to values containing ``null``.
+    """
     try:
         text = orjson.dumps(value)
     except TypeError:
         pass  # sets, non-string keys, tuples as keys, big ints, Decimals
     else:
-        if b"null" not in text:
+        if finite or b"null" not in text:
             return text
         # orjson writes inf and nan as null; the full writer refuses them.
     out: list[str] = []

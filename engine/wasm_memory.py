@@ -39,6 +39,7 @@ class ValueReader:
 
     def __init__(self, base: int, size: int) -> None:
         self._mem = memoryview((ctypes.c_ubyte * size).from_address(base)).cast("B")
+        self._base = base
         self._size = size
 
     def kind(self, addr: int) -> int:
@@ -49,7 +50,9 @@ class ValueReader:
     def string(self, addr: int) -> str:
         """The string at ``addr``."""
         length, ptr = _2U32.unpack_from(self._mem, addr + 4)
-        return bytes(self._mem[ptr : ptr + length]).decode("utf-8")
+        if ptr + length > self._size:
+            raise MemoryReadError(f"string at {addr} runs past the end of memory")
+        return ctypes.string_at(self._base + ptr, length).decode("utf-8")
 
     def array(self, addr: int) -> list[int]:
         """Addresses of the elements of the array at ``addr``."""

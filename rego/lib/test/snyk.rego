@@ -58,42 +58,55 @@ else := ""
 
 # --- Relations: the same edges and order as the scan's index -------------------
 
-relates(resource, name) := [x[3] | some x in sort(_related_set("fwd", name, resource))]
+relates(resource, name) := [x[3] | some x in sort({[y[0], y[1], y[2], y[4]] | some y in _related("fwd", name, resource)})]
 
-back_relates(name, resource) := [x[3] | some x in sort(_related_set("back", name, resource))]
+back_relates(name, resource) := [x[3] | some x in sort({[y[0], y[1], y[2], y[4]] | some y in _related("back", name, resource)})]
 
-relates_with(resource, name) := [[x[4], x[3]] | some x in sort(_annotated_set("fwd", name, resource))]
+relates_with(resource, name) := [[x[4], x[3]] | some x in sort(_related("fwd", name, resource))]
 
-back_relates_with(name, resource) := [[x[4], x[3]] | some x in sort(_annotated_set("back", name, resource))]
+back_relates_with(name, resource) := [[x[4], x[3]] | some x in sort(_related("back", name, resource))]
 
 relation_from_fields(name, left, right) := {"name": name, "fields": {"left": left, "right": right}}
 
-# Related resources keyed for the result order: type, _id, namespace.
-_related_set(direction, name, resource) := s if {
-	ref := _relation_ref(resource)
-	s := {[r._type, r._id, r._namespace, r] |
-		some [from, r, _] in _relation_directed[direction][name]
-		from == ref
-	}
-}
-
-_annotated_set(direction, name, resource) := s if {
-	ref := _relation_ref(resource)
-	s := {[r._type, r._id, r._namespace, ann, r] |
-		some [from, r, ann] in _relation_directed[direction][name]
-		from == ref
-	}
+# The other ends of `resource`'s edges as [type, _id, namespace, annotation, resource]:
+# sorted, that is the result order of the scan's index.
+_related(direction, name, resource) := {[r._type, r._id, r._namespace, ann, r] |
+	some [_, r, ann] in _relation_lookup[direction][name][_relation_ref(resource)]
 }
 
 _relation_ref(r) := [r._namespace, r._type, r._id]
 
 # direction → name → [[ref of the queried end, the other end, annotation]]
-_relation_directed["fwd"][name] := [[_relation_ref(l), r, ann] | some [l, r, ann] in edges] if {
+_relation_lists["fwd"][name] := [[_relation_ref(l), r, ann] | some [l, r, ann] in edges] if {
 	some name, edges in _relation_edges
 }
 
-_relation_directed["back"][name] := [[_relation_ref(r), l, ann] | some [l, r, ann] in edges] if {
+_relation_lists["back"][name] := [[_relation_ref(r), l, ann] | some [l, r, ann] in edges] if {
 	some name, edges in _relation_edges
+}
+
+_relation_lookup[direction][name] := _group_by_first(list) if {
+	some direction, lists in _relation_lists
+	some name, list in lists
+}
+
+# [[key, ...], ...] grouped by key: {key: [items]}. Sorting first keeps this
+# O(n log n) without relying on comprehension indexing.
+_group_by_first(list) := {sorted[start][0]: array.slice(sorted, start, ends[j]) |
+	some j, start in starts
+} if {
+	sorted := sort(list)
+	n := count(sorted)
+	n > 0
+	starts := [i | some i in numbers.range(0, n - 1); _group_starts(sorted, i)]
+	ends := array.concat(array.slice(starts, 1, count(starts)), [n])
+} else := {}
+
+_group_starts(_, 0)
+
+_group_starts(sorted, i) if {
+	i > 0
+	sorted[i - 1][0] != sorted[i][0]
 }
 
 # A user relation replaces the shipped relation of the same name.
@@ -108,25 +121,34 @@ _relation_infos := array.concat(
 
 _user_relation_names contains object.get(i, "name", null) if some i in data.relations.relations
 
-_relation_edges[name] := edges if {
-	some name in {i.name | some i in _relation_infos}
+_relation_names := {i.name | some i in _relation_infos}
+
+# name → {"left": items, "right": items} as [resource, key, annotated, annotation].
+_relation_sides[name] := {"left": _side_items(infos, "left"), "right": _side_items(infos, "right")} if {
+	some name in _relation_names
 	infos := [i | some i in _relation_infos; i.name == name]
-	lefts := array.concat(
-		[_key_item(x) | some i in infos; some x in object.get(i, ["keys", "left"], [])],
-		[[r, v, false, null] | some i in infos; some [r, v] in _field_items(object.get(i, ["fields", "left"], {}))],
-	)
-	rights := array.concat(
-		[_key_item(x) | some i in infos; some x in object.get(i, ["keys", "right"], [])],
-		[[r, v, false, null] | some i in infos; some [r, v] in _field_items(object.get(i, ["fields", "right"], {}))],
-	)
-	keyed := {[l, r, _edge_annotation(la, lann, ra, rann)] |
-		some [r, k, ra, rann] in rights
+}
+
+_side_items(infos, side) := array.concat(
+	[_key_item(x) | some i in infos; some x in object.get(i, ["keys", side], [])],
+	[[r, v, false, null] | some i in infos; some [r, v] in _field_items(object.get(i, ["fields", side], {}))],
+)
+
+_relation_edges[name] := keyed | explicit if {
+	some name in _relation_names
+	lefts := _group_by_first([[k, l, la, lann] |
+		some [l, k, la, lann] in _relation_sides[name].left
 		not _never_joins(k)
-		matches := [[l, la, lann] | some [l, lk, la, lann] in lefts; lk == k]
-		some [l, la, lann] in matches
+	])
+	keyed := {[l, r, _edge_annotation(la, lann, ra, rann)] |
+		some [r, k, ra, rann] in _relation_sides[name].right
+		some [_, l, la, lann] in lefts[k]
 	}
-	explicit := {[p[0], p[1], _third(p)] | some i in infos; some p in object.get(i, "explicit", [])}
-	edges := keyed | explicit
+	explicit := {[p[0], p[1], _third(p)] |
+		some i in _relation_infos
+		i.name == name
+		some p in object.get(i, "explicit", [])
+	}
 }
 
 _key_item(x) := [x[0], x[1], count(x) == 3, _third(x)]
