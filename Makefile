@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example bench clean-cache
+.PHONY: setup opa test lint example bench bench-relations clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -28,6 +28,9 @@ example: setup
 
 bench: setup
 	$(BIN)/python bench/bench_foundation.py
+
+bench-relations: setup
+	$(BIN)/python bench/bench_relations.py
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native
