@@ -1,4 +1,7 @@
 # Multi-resource rule (snyk API, Rego v1): every bucket needs an encryption configuration.
+# The join is the shipped relation aws_s3_bucket.server_side_encryption_configuration
+# (rego/relations/aws/s3.rego): no nested loop, and no object keyed by bucket name
+# that would break on two configurations for one bucket.
 package rules.example_s3_encryption
 
 import data.snyk
@@ -20,13 +23,11 @@ metadata := {
 
 buckets := snyk.resources("aws_s3_bucket")
 
-configs := snyk.resources("aws_s3_bucket_server_side_encryption_configuration")
-
-configs_by_bucket := {c.bucket: c | some c in configs}
+encryption := "aws_s3_bucket.server_side_encryption_configuration"
 
 deny contains info if {
 	some bucket in buckets
-	not configs_by_bucket[bucket.bucket]
+	count(snyk.relates(bucket, encryption)) == 0
 	info := {"resource": bucket, "message": "The bucket has no encryption configuration."}
 }
 
@@ -37,6 +38,6 @@ resources contains info if {
 
 resources contains info if {
 	some bucket in buckets
-	config := configs_by_bucket[bucket.bucket]
+	some config in snyk.relates(bucket, encryption)
 	info := {"primary_resource": bucket, "resource": config, "attributes": [["rule"]]}
 }
