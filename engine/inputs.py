@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import yaml
 
 from engine.sources import display_path
@@ -95,8 +97,18 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_LONG_DIGITS = re.compile(rb"[0-9]{20,}")
+
+
 def _parse_document(path: Path, raw: bytes) -> Any:
     if path.suffix == ".json":
+        if not _LONG_DIGITS.search(raw):
+            # orjson is exact below 20 digits and refuses infinities and NaN;
+            # anything it refuses is parsed again for the precise error.
+            try:
+                return orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                pass
         return json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
     return yaml.load(raw, Loader=_YamlLoader)
 

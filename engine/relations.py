@@ -187,13 +187,15 @@ class _Decoder:
     def key_items(self, addr: int, where: str) -> list[KeyItem]:
         shape = "[resource, key] or [resource, key, annotation]"
         items = []
+        by_address, read = self.table.by_address, self.reader.read
         for i, parts in enumerate(self.tuple_items(addr, where, shape)):
-            number = self.resource(parts[0], f"{where}[{i}][0]")
-            key = self.reader.read(parts[1])
+            number = by_address.get(parts[0])
+            if number is None:
+                number = self.resource(parts[0], f"{where}[{i}][0]")
             if len(parts) == 3:
-                items.append(KeyItem(number, key, self.reader.read(parts[2]), True))
+                items.append(KeyItem(number, read(parts[1]), read(parts[2]), True))
             else:
-                items.append(KeyItem(number, key))
+                items.append(KeyItem(number, read(parts[1])))
         return items
 
     def explicit_pairs(self, addr: int) -> list[ExplicitPair]:
@@ -205,6 +207,9 @@ class _Decoder:
             annotation = self.reader.read(parts[2]) if len(parts) == 3 else None
             pairs.append(ExplicitPair(left, right, annotation))
         return pairs
+
+    def has_resources(self, spec: Any) -> bool:
+        return isinstance(spec, dict) and any(self.table.objects.get(t) for t in spec)
 
     def field_items(self, spec: Any, where: str, resolve: bool = True) -> list[KeyItem]:
         if not isinstance(spec, dict):
@@ -261,9 +266,11 @@ class _Decoder:
                     raise _Malformed("fields must be an object with left and right")
                 if isinstance(spec["left"], dict):
                     relation.left_types |= set(spec["left"])
-                right = self.field_items(spec["right"], "fields.right")
-                # With no right keys there are no edges: skip the left side's resources.
-                left = self.field_items(spec["left"], "fields.left", resolve=bool(right))
+                # A side without resources means no edges: then the other side's
+                # resources are not read (the specs are still checked).
+                both = self.has_resources(spec["left"]) and self.has_resources(spec["right"])
+                right = self.field_items(spec["right"], "fields.right", resolve=both)
+                left = self.field_items(spec["left"], "fields.left", resolve=both)
                 relation.left += left
                 relation.right += right
         except _Malformed as exc:

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.collector import collector_paused
 from engine.evaluator import RuleEvaluator
-from engine.inputs import load_inputs
+from engine.inputs import ScanInput, load_inputs
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
@@ -75,29 +76,49 @@ def scan(
     )
     total = len(loaded.inputs) * len(rule_set.rules)
     done = 0
-    for scan_input in loaded.inputs:
-        rule_results = _compile_failures(rule_set)
-        if evaluator is not None:
-            try:
-                evaluator.load(scan_input.state)
-            except EvalError as exc:
-                report.errors.append(f"{scan_input.name}: {exc}")
-                done += len(rule_set.rules)
-                continue
-            report.errors += [
-                f"{scan_input.name}: {problem}" for problem in evaluator.relation_problems
-            ]
-            resources = ResourceIndex(scan_input.state)
-            for index in range(len(rule_set.rules)):
-                if evaluator.applicable(index, scan_input.state):
-                    run = evaluator.run(index)
-                    rule_results.append(build_rule_results(run, scan_input.state, resources))
-                done += 1
-                if options.progress is not None:
-                    options.progress(done, total)
-        rule_results.sort(key=lambda r: r.package)
-        report.inputs.append(InputReport(scan_input, rule_results))
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if options.progress is not None:
+            options.progress(done, total)
+
+    for position, scan_input in enumerate(loaded.inputs, start=1):
+        with collector_paused():
+            input_report = _scan_one(scan_input, rule_set, evaluator, report, tick)
+        if input_report is not None:
+            report.inputs.append(input_report)
+        done = position * len(rule_set.rules)  # rules an unloadable input never ran
     return report
+
+
+def _scan_one(
+    scan_input: ScanInput,
+    rule_set: CompiledRuleSet,
+    evaluator: RuleEvaluator | None,
+    report: ScanReport,
+    tick: Callable[[], None],
+) -> InputReport | None:
+    """Every applicable rule's results on one input (problems go to ``report``);
+    None when the input cannot be loaded."""
+    rule_results = _compile_failures(rule_set)
+    if evaluator is not None:
+        try:
+            evaluator.load(scan_input.state)
+        except EvalError as exc:
+            report.errors.append(f"{scan_input.name}: {exc}")
+            return None
+        report.errors += [
+            f"{scan_input.name}: {problem}" for problem in evaluator.relation_problems
+        ]
+        resources = ResourceIndex(scan_input.state)
+        for index in range(len(rule_set.rules)):
+            if evaluator.applicable(index, scan_input.state):
+                run = evaluator.run(index)
+                rule_results.append(build_rule_results(run, scan_input.state, resources))
+            tick()
+    rule_results.sort(key=lambda r: r.package)
+    return InputReport(scan_input, rule_results)
 
 
 def _compile_failures(rule_set: CompiledRuleSet) -> list[RuleResults]:

@@ -18,14 +18,12 @@ For each input:
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import values
+from engine.collector import collector_paused
 from engine.relation_index import RelationIndex, build_index
 from engine.relations import (
     DeclaredRelations,
@@ -98,20 +96,6 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
     return values.dumps(doc, finite=True)  # keys and annotations come from Rego or the State
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector: building the index allocates
-    millions of small acyclic objects, and the collector's passes over them
-    would make the build superlinear."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 class SnykApi:
     """Per-instance state of the API: the current input's resident values."""
 
@@ -169,7 +153,7 @@ class SnykApi:
         self._by_type = dict(zip(types, addrs, strict=False))
         self._empty, self._input_type, self._resource_types = addrs[-3:]
         if self.relations is None:
-            with _collector_paused():
+            with collector_paused():
                 self.relations = self._evaluate_relations(instance, state, objects)
         self._inject(instance)
 

@@ -645,3 +645,15 @@ def test_split_package_does_not_depend_on_the_order_of_d_paths(
     assert rule_errors(one, "data.rules.split")  # the conflict, on main.json's two buckets
     assert rule_errors(one, "data.rules.split") == rule_errors(two, "data.rules.split")
     assert one.to_json() == two.to_json()
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "-123456789012345678901234567890"])
+def test_integers_beyond_64_bits_stay_exact(tmp_path: Path, number: str) -> None:
+    from engine.inputs import load_inputs
+
+    text = json.dumps(MAIN_STATE).replace('"acl": "private"', f'"acl": "private", "n": {number}')
+    assert number in text
+    write(tmp_path / "a.json", text)
+    (loaded,) = load_inputs([tmp_path / "a.json"]).inputs
+    found = [r.attributes.get("n") for r in loaded.state.all_resources() if "n" in r.attributes]
+    assert found and all(n == int(number) and isinstance(n, int) for n in found)
