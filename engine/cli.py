@@ -33,6 +33,13 @@ app = typer.Typer(
 _DEBUG = False
 
 
+def _echo_problems(warnings: list[str], errors: list[str]) -> None:
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for error in errors:
+        typer.echo(f"error: {error}", err=True)
+
+
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(EXIT_ERROR)
@@ -152,10 +159,7 @@ def scan_command(
             raise
         _fail(str(exc))
         return
-    for warning in report.warnings:
-        typer.echo(f"warning: {warning}", err=True)
-    for error in report.errors:
-        typer.echo(f"error: {error}", err=True)
+    _echo_problems(report.warnings, report.errors)
     listed = set(report.errors)
     for input_report in report.inputs:
         for rule in input_report.rule_results:
@@ -219,10 +223,7 @@ def relations_command(
             raise
         _fail(str(exc))
         return
-    for warning in listing.warnings:
-        typer.echo(f"warning: {warning}", err=True)
-    for error in listing.errors:
-        typer.echo(f"error: {error}", err=True)
+    _echo_problems(listing.warnings, listing.errors)
     if fmt == "json":
         sys.stdout.buffer.write(listing.to_json(with_edges=edges) + b"\n")
     else:
