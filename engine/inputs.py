@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 import yaml
 
+from engine.collector import collector_paused
 from engine.sources import display_path
 from engine.state import State, StateError, parse_state, states_in_document
 
@@ -115,6 +116,11 @@ def _parse_document(path: Path, raw: bytes) -> Any:
 
 def load_inputs(paths: list[Path]) -> LoadedInputs:
     """Load every State found below ``paths``, in path order."""
+    with collector_paused():  # parsing allocates millions of acyclic objects
+        return _load_inputs(paths)
+
+
+def _load_inputs(paths: list[Path]) -> LoadedInputs:
     files, problems = _candidate_files(paths)
     inputs: list[ScanInput] = []
     skipped: list[str] = []

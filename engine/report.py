@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import values
+from engine.collector import collector_paused
 from engine.inputs import ScanInput
 from engine.results import Result, RuleResults
 
@@ -79,7 +80,8 @@ class ScanReport:
             "format_version": FORMAT_VERSION,
             "results": [
                 {
-                    "input": values.to_json(report.input.state.document),
+                    # Parsed from JSON or YAML: already plain JSON values.
+                    "input": report.input.state.document,
                     "rule_results": [_rule_dict(r) for r in report.rule_results],
                 }
                 for report in self.inputs
@@ -90,7 +92,8 @@ class ScanReport:
 
     def to_json(self, *, indent: bool = True) -> bytes:
         """The results document as JSON text (sorted keys: byte-identical across runs)."""
-        return values.dumps_json(self.to_dict(), indent=indent)
+        with collector_paused():
+            return values.dumps_json(self.to_dict(), indent=indent)
 
 
 def fails_at(severity: str, fail_on: str | None) -> bool:

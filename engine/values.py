@@ -427,6 +427,12 @@ def dumps_json(value: Value, *, indent: bool = False) -> bytes:
     """JSON text of a value as OPA reports it, with sorted keys (deterministic)."""
     option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
     try:
+        # Plain JSON values (string keys, no sets, Decimals or big integers)
+        # need no conversion: orjson sorts string keys in Rego's order itself.
+        return orjson.dumps(value, option=option)
+    except TypeError:
+        pass
+    try:
         return orjson.dumps(to_json(value), option=option)
     except TypeError:  # integers beyond 64 bits
         return json.dumps(
