@@ -56,41 +56,45 @@ class Edge(NamedTuple):
     annotation: Any = None
 
 
-def _never_joins(key: Any) -> bool:
-    return key is None or key == ""
-
-
-def _join_key(key: Any) -> Any:
-    return key if type(key) is str else values.freeze(key)
+_NULL = values.freeze(None)
 
 
 def join(relation: Relation) -> list[Edge]:
     """The edges of ``relation``: a hash join of its keys plus its explicit pairs."""
     by_key: dict[Any, list[KeyItem]] = defaultdict(list)
     for item in relation.left:
-        if not _never_joins(item.key):
-            by_key[_join_key(item.key)].append(item)
-    found: dict[tuple[int, int], dict[Any, Any]] = defaultdict(dict)
-    for right in relation.right:
-        if _never_joins(right.key):
+        key = item.key
+        if key is not None and key != "":
+            by_key[key if type(key) is str else values.freeze(key)].append(item)
+    # (left, right) → {frozen annotation: annotation}
+    found: dict[tuple[int, int], dict[Any, Any]] = {}
+    for right, key, right_annotation, right_annotated in relation.right:
+        if key is None or key == "":
             continue
-        for left in by_key.get(_join_key(right.key), ()):
+        for left, _, left_annotation, left_annotated in by_key.get(
+            key if type(key) is str else values.freeze(key), ()
+        ):
             annotation = (
-                right.annotation
-                if right.annotated
-                else left.annotation if left.annotated else None
+                right_annotation
+                if right_annotated
+                else left_annotation if left_annotated else None
             )
-            found[left.resource, right.resource].setdefault(
-                values.freeze(annotation), annotation
-            )
+            frozen = _NULL if annotation is None else values.freeze(annotation)
+            distinct = found.get((left, right))
+            if distinct is None:
+                found[left, right] = {frozen: annotation}
+            else:
+                distinct.setdefault(frozen, annotation)
     for pair in relation.explicit:
-        found[pair.left, pair.right].setdefault(values.freeze(pair.annotation), pair.annotation)
+        found.setdefault((pair.left, pair.right), {}).setdefault(
+            values.freeze(pair.annotation), pair.annotation
+        )
     edges: list[Edge] = []
     for (left, right), distinct in sorted(found.items()):
-        ordered = (
-            distinct.values() if len(distinct) == 1 else values.sort_values(distinct.values())
-        )
-        edges.extend(Edge(left, right, a) for a in ordered)
+        if len(distinct) == 1:
+            edges.append(Edge(left, right, next(iter(distinct.values()))))
+        else:
+            edges.extend(Edge(left, right, a) for a in values.sort_values(distinct.values()))
     return edges
 
 

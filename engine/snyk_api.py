@@ -70,7 +70,8 @@ class RelationsUnavailable(EvalError):
 def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
     """``{"fwd"|"back": {name: {ns: {type: {_id: {"r": [[type, pos]], "a": [[type, pos,
     annotation]]}}}}}}``: for each resource, its related resources as places in
-    the resident arrays, without (``r``, each once) and with (``a``) annotations."""
+    the resident arrays, without (``r``, each once) and with (``a``) annotations;
+    ``a`` is left out when every annotation is null (then it is ``r`` with nulls)."""
     doc: dict[str, Any] = {}
     for direction, by_name in (("fwd", index.forward), ("back", index.backward)):
         tree: dict[str, Any] = {}
@@ -88,9 +89,11 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
                         plain.append(place)
                         last = other
                     with_annotation.append((*place, annotation))
-                slot = entries[namespace][rtype].setdefault(rid, {"r": [], "a": []})
+                slot = entries[namespace][rtype].setdefault(rid, {"r": []})
                 slot["r"] += plain
-                slot["a"] += with_annotation
+                if any(a is not None for _, _, a in with_annotation) or "a" in slot:
+                    slot.setdefault("a", [(*p, None) for p in slot["r"][: -len(plain)]])
+                    slot["a"] += with_annotation
             tree[name] = entries
         doc[direction] = tree
     return values.dumps(doc, finite=True)  # keys and annotations come from Rego or the State

@@ -29,12 +29,12 @@ back_relates(name, resource) := [_related(p) | some p in _relation_entry("back",
 
 # [resource, annotation] for every edge from `resource` in relation `name`.
 relates_with(resource, name) := [[_related(p), p[2]] |
-	some p in _relation_entry("fwd", name, resource).a
+	some p in _annotated(_relation_entry("fwd", name, resource))
 ]
 
 # [resource, annotation] for every edge into `resource` in relation `name`.
 back_relates_with(name, resource) := [[_related(p), p[2]] |
-	some p in _relation_entry("back", name, resource).a
+	some p in _annotated(_relation_entry("back", name, resource))
 ]
 
 # A relation joining resources whose listed fields are equal: any left field of
@@ -44,6 +44,11 @@ relation_from_fields(name, left, right) := {"name": name, "fields": {"left": lef
 
 _relation_entry(direction, name, r) := entry if {
 	entry := data.__rego_engine_input.relations[direction][name][r._namespace][r._type][r._id]
-} else := {"r": [], "a": []}
+} else := {"r": []}
+
+# An entry's places with annotations; without "a", every annotation is null.
+_annotated(entry) := a if {
+	a := entry.a
+} else := [[p[0], p[1], null] | some p in entry.r]
 
 _related(place) := data.__rego_engine_input.resources[place[0]][place[1]]
