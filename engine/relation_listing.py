@@ -19,7 +19,7 @@ from typing import Any
 from engine import values
 from engine.evaluator import RuleEvaluator
 from engine.inputs import load_inputs
-from engine.relations import follows_naming_convention
+from engine.relations import RelationFiles, follows_naming_convention
 from engine.rule_set import compile_rule_set
 from engine.snyk_api import InputRelations
 from engine.sources import SourceError, load_sources
@@ -162,7 +162,7 @@ def list_relations(
 def _collect(
     by_name: dict[str, ListedRelation],
     relations: InputRelations,
-    files: Any,
+    files: RelationFiles,
     input_name: str | None,
     with_edges: bool,
 ) -> None:

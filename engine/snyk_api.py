@@ -53,7 +53,7 @@ class InputRelations:
     table: ResourceTable
     declared: DeclaredRelations
     index: RelationIndex
-    document: bytes = field(repr=False, default=b"{}")
+    document: bytes = field(repr=False)
     """The index as the Rego library reads it (``data.__rego_engine_input.relations``)."""
 
     @property
@@ -72,28 +72,21 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
     annotation]]}}}}}}``: for each resource, its related resources as places in
     the resident arrays, without (``r``, each once) and with (``a``) annotations;
     ``a`` is left out when every annotation is null (then it is ``r`` with nulls)."""
+    places = table.places
     doc: dict[str, Any] = {}
     for direction, by_name in (("fwd", index.forward), ("back", index.backward)):
         tree: dict[str, Any] = {}
         for name, by_resource in by_name.items():
-            entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
-            places = table.places
+            # Resources sharing an identity (namespace, type, _id) share an entry.
+            by_identity: dict[tuple[str, str, str], list[tuple[int, Any]]] = defaultdict(list)
             for resource, related in by_resource.items():
-                namespace, rtype, rid = table.identity(resource)
-                plain: list[tuple[str, int]] = []
-                with_annotation: list[tuple[str, int, Any]] = []
-                last = -1
-                for other, annotation in related:
-                    place = places[other]
-                    if other != last:
-                        plain.append(place)
-                        last = other
-                    with_annotation.append((*place, annotation))
-                slot = entries[namespace][rtype].setdefault(rid, {"r": []})
-                slot["r"] += plain
-                if any(a is not None for _, _, a in with_annotation) or "a" in slot:
-                    slot.setdefault("a", [(*p, None) for p in slot["r"][: -len(plain)]])
-                    slot["a"] += with_annotation
+                by_identity[table.identity(resource)] += related
+            entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            for (namespace, rtype, rid), related in by_identity.items():
+                entry: dict[str, Any] = {"r": list(dict.fromkeys(places[o] for o, _ in related))}
+                if any(a is not None for _, a in related):
+                    entry["a"] = [(*places[o], a) for o, a in related]
+                entries[namespace][rtype][rid] = entry
             tree[name] = entries
         doc[direction] = tree
     return values.dumps(doc, finite=True)  # keys and annotations come from Rego or the State
@@ -102,7 +95,7 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
 class SnykApi:
     """Per-instance state of the API: the current input's resident values."""
 
-    def __init__(self, relations: RelationSetup | None = None) -> None:
+    def __init__(self, relations: RelationSetup) -> None:
         self.relation_setup = relations
         self.state: State | None = None
         self.relations: InputRelations | None = None
@@ -165,33 +158,32 @@ class SnykApi:
     ) -> InputRelations:
         table = ResourceTable(state, objects)
         setup = self.relation_setup
-        declared = DeclaredRelations([], frozenset(), [])
-        if setup is not None:
-            try:
-                result = instance.eval_addr(setup.entrypoint)
-            except EvalError as exc:
-                problem = RelationProblem(
-                    f"the relations could not be evaluated: {exc}",
-                    files=tuple(sorted(setup.files.user) + sorted(setup.files.shipped)),
-                )
-                self.relations = InputRelations(
-                    table,
-                    DeclaredRelations([], frozenset(), [problem]),
-                    build_index([]),
-                    index_document(build_index([]), table),
-                )
-                raise RelationsUnavailable(str(problem)) from None
-            reader = instance.reader()
-            table.learn_addresses(reader, self._by_type)
-            found = reader.set_members(result)
-            sides = reader.fields(reader.fields(found[0])["result"]) if found else {}
-            declared = read_declarations(
-                reader,
-                reader.array(sides["user"]) if "user" in sides else [],
-                reader.array(sides["shipped"]) if "shipped" in sides else [],
-                table,
-                setup.files,
+        try:
+            result = instance.eval_addr(setup.entrypoint)
+        except EvalError as exc:
+            problem = RelationProblem(
+                f"the relations could not be evaluated: {exc}",
+                files=tuple(sorted(setup.files.user) + sorted(setup.files.shipped)),
             )
+            empty = build_index([])
+            self.relations = InputRelations(
+                table,
+                DeclaredRelations([], frozenset(), [problem]),
+                empty,
+                index_document(empty, table),
+            )
+            raise RelationsUnavailable(str(problem)) from None
+        reader = instance.reader()
+        table.learn_addresses(reader, self._by_type)
+        found = reader.set_members(result)
+        sides = reader.fields(reader.fields(found[0])["result"]) if found else {}
+        declared = read_declarations(
+            reader,
+            reader.array(sides["user"]) if "user" in sides else [],
+            reader.array(sides["shipped"]) if "shipped" in sides else [],
+            table,
+            setup.files,
+        )
         index = build_index(declared.relations)
         return InputRelations(table, declared, index, index_document(index, table))
 
