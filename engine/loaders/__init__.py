@@ -1,0 +1,1 @@
+"""Loaders: IaC files → States, one module per format."""

@@ -1,0 +1,112 @@
+"""Parsing JSON and YAML files into documents, exactly and with clear errors.
+
+JSON numbers stay exact (integers of any size; infinities and NaN refused).
+YAML files may hold many documents, and CloudFormation's short-form tags
+(``!Ref x``, ``!GetAtt a.b``, ``!Sub ...``) become their long forms
+(``{"Ref": "x"}``, ``{"Fn::GetAtt": ["a", "b"]}``, ``{"Fn::Sub": ...}``); any
+other tag is an error naming its line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import orjson
+import yaml
+
+from engine.loaders.loaded import LoaderError
+
+_LONG_DIGITS = re.compile(rb"[0-9]{20,}")
+
+_FN_TAGS = (
+    *("And", "Base64", "Cidr", "Equals", "FindInMap", "GetAZs", "If", "ImportValue"),
+    *("Join", "Length", "Not", "Or", "Select", "Split", "Sub", "ToJsonString"),
+    *("Transform", "ForEach"),
+)
+"""CloudFormation intrinsics whose short form ``!X`` is ``{"Fn::X": ...}``."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(raw: bytes) -> Any:
+    """One JSON document; :class:`LoaderError` with the line when invalid."""
+    if not _LONG_DIGITS.search(raw):
+        # orjson is exact below 20 digits and refuses infinities and NaN;
+        # anything it refuses is parsed again for the precise error.
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    try:
+        return json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise LoaderError(f"invalid JSON: {exc.msg}", exc.lineno) from None
+    except UnicodeDecodeError as exc:
+        raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
+    except ValueError as exc:
+        raise LoaderError(f"invalid JSON: {exc}") from None
+
+
+class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe YAML plus CloudFormation's short-form intrinsic tags."""
+
+
+def _construct_plain(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return loader.construct_scalar(node)
+
+
+def _long_form(name: str) -> Any:
+    def construct(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        value = _construct_plain(loader, node)
+        if name == "Fn::GetAtt" and isinstance(value, str):
+            resource, _, attribute = value.partition(".")
+            value = [resource, attribute]
+        return {name: value}
+
+    return construct
+
+
+for _tag in _FN_TAGS:
+    _TemplateLoader.add_constructor(f"!{_tag}", _long_form(f"Fn::{_tag}"))
+_TemplateLoader.add_constructor("!GetAtt", _long_form("Fn::GetAtt"))
+_TemplateLoader.add_constructor("!Ref", _long_form("Ref"))
+_TemplateLoader.add_constructor("!Condition", _long_form("Condition"))
+
+
+def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None, None, f"unknown tag !{suffix}", node.start_mark
+    )
+
+
+_TemplateLoader.add_multi_constructor("!", _unknown_tag)
+
+
+def parse_yaml(raw: bytes) -> list[Any]:
+    """Every document of a YAML stream (empty documents dropped)."""
+    try:
+        return [d for d in yaml.load_all(raw, Loader=_TemplateLoader) if d is not None]
+    except UnicodeDecodeError as exc:
+        raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise LoaderError(
+            f"invalid YAML: {problem}", mark.line + 1 if mark is not None else None
+        ) from None
