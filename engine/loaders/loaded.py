@@ -44,6 +44,8 @@ class LoadedState:
     document: dict[str, Any]
     source_map: SourceMap | None = None
     references: list[ResolvedReference] = field(default_factory=list)
+    source_files: list[str] = field(default_factory=list)
+    """Display paths of every file read (e.g. a root module's child modules)."""
 
 
 def state_document(
