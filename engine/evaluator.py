@@ -75,6 +75,14 @@ class RuleEvaluator:
         self._state: State | None = None
         self._instance = self._new_instance()
         self.statics = [self._rule_statics(i) for i in range(len(rule_set.rules))]
+        # Single-resource rules see a resource as ``input``; any other module that
+        # names ``input`` may read the State document, which is only loaded then.
+        per_resource = {
+            rule.package
+            for rule, statics in zip(rule_set.rules, self.statics, strict=True)
+            if statics.single and statics.error is None
+        }
+        self.api.input_document = any(p not in per_resource for p in rule_set.input_readers)
 
     def _new_instance(self) -> PolicyInstance:
         assert self.rule_set.policy is not None

@@ -48,6 +48,13 @@ def package_path(ref: str) -> str:
     return ".".join(a or b for a, b in parts)
 
 
+def mentions_input(text: str) -> bool:
+    """Whether the module names ``input`` anywhere outside comments and strings."""
+    return any(
+        m.lastgroup == "name" and m.group() == "input" for m in _TOKEN.finditer(text)
+    )
+
+
 def outline(text: str) -> RegoOutline:
     """The package and top-level rule names of the module ``text``."""
     package: str | None = None

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR
-from engine.rego_outline import outline
+from engine.rego_outline import mentions_input, outline
 from engine.rego_version import detect_rego_version
 from engine.relations import (
     RELATIONS_PACKAGE,
@@ -96,6 +97,8 @@ class CompiledRuleSet:
     """User files defining a shipped API package, skipped in favour of the shipped one."""
     relation_files: RelationFiles = field(default_factory=RelationFiles)
     """The compiled modules that declare relations (user and shipped)."""
+    input_readers: frozenset[str | None] = frozenset()
+    """Packages of user modules that name ``input`` (they may read the State document)."""
 
     def entrypoint(self, rule_index: int, kind: str) -> str:
         """The entrypoint of rule ``rule_index``: kind is static, multi or single."""
@@ -147,6 +150,11 @@ def relation_files(files: list[RegoFile]) -> RelationFiles:
         elif package == SHIPPED_RELATIONS_PACKAGE:
             shipped[file.display] = frozenset(names_in_source(file.text))
     return RelationFiles(user, shipped)
+
+
+def input_readers(files: Iterable[RegoFile]) -> frozenset[str | None]:
+    """The packages of ``files`` whose modules name ``input``."""
+    return frozenset(outline(f.text).package for f in files if mentions_input(f.text))
 
 
 def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[str]]:
@@ -308,7 +316,13 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             excluded |= newly
             continue
         return CompiledRuleSet(
-            policy, rules, failed, library_errors, replaced, relation_files(files)
+            policy,
+            rules,
+            failed,
+            library_errors,
+            replaced,
+            relation_files(files),
+            input_readers(f for f in files if f.display not in shipped),
         )
     raise CompileError(
         [CompileMessage(f"rules still fail to compile after setting aside {len(excluded)} files")]

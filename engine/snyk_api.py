@@ -108,6 +108,9 @@ class SnykApi:
         self._resource_types = 0
         self.requested: set[str] = set()
         """Resource types the current rule asked for; cleared by :meth:`begin_rule`."""
+        self.input_document = True
+        """Whether ``input`` is the State document; when no rule can read it, it is
+        ``{}`` and the State is resident only as resource objects."""
 
     def handlers(self) -> dict[str, CustomHandler]:
         """The custom builtin handlers to give :class:`PolicyInstance`."""
@@ -118,8 +121,9 @@ class SnykApi:
         }
 
     def load(self, instance: PolicyInstance, state: State | None) -> None:
-        """Make ``state`` the input of ``instance``: the State as ``input``, every
-        type's resource objects resident in memory, and its relation index in data.
+        """Make ``state`` the input of ``instance``: the State as ``input`` (when
+        :attr:`input_document`), every type's resource objects resident in
+        memory, and its relation index in data.
 
         Raises :class:`RelationsUnavailable` when the relations fail to
         evaluate; loading again (on a fresh instance) then goes on without them.
@@ -145,7 +149,8 @@ class SnykApi:
             values.dumps(state.input_type),
             values.dumps(values.Set(types)) if types else b"set()",
         ]
-        addrs = instance.set_input(values.dumps(state.document, finite=True), resident=docs)
+        document = values.dumps(state.document, finite=True) if self.input_document else b"{}"
+        addrs = instance.set_input(document, resident=docs)
         self._by_type = dict(zip(types, addrs, strict=False))
         self._empty, self._input_type, self._resource_types = addrs[-3:]
         if self.relations is None:
