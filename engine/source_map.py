@@ -18,6 +18,7 @@ AttributePath = tuple[str | int, ...]
 """A path into a resource's attributes: object keys and list indices."""
 
 _Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_NULL_TAG = "tag:yaml.org,2002:null"
 
 
 @dataclass(frozen=True, order=True)
@@ -78,8 +79,12 @@ class DocumentSourceMap:
     def _nodes(self) -> list[yaml.Node]:
         if self._documents is None:
             try:
+                # Numbered as engine.loaders.documents.parse_yaml numbers them:
+                # empty and null documents do not count.
                 self._documents = [
-                    d for d in yaml.compose_all(self._text, Loader=_Composer) if d is not None
+                    d
+                    for d in yaml.compose_all(self._text, Loader=_Composer)
+                    if d is not None and d.tag != _NULL_TAG
                 ]
             except yaml.YAMLError:
                 self._documents = []
