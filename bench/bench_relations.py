@@ -320,11 +320,11 @@ def lookup_strategies(state_doc: dict[str, Any]) -> tuple[float, float, int]:
     reader = instance.reader()
     data = reader.fields(api.data_addr)
     relations = reader.fields(reader.fields(data[ENGINE_DATA_KEY])["relations"])
-    by_name = reader.fields(reader.fields(relations["fwd"])["aws_s3_bucket.logging_config"])
-    for ns, by_type in by_name.items():
+    forward = reader.fields(reader.fields(relations["r"])["fwd"])
+    for ns, by_type in reader.fields(forward["aws_s3_bucket.logging_config"]).items():
         for rtype, by_id in reader.fields(by_type).items():
-            for rid, entry in reader.fields(by_id).items():
-                entries[ns, rtype, rid] = reader.fields(entry)["r"]
+            for rid, places in reader.fields(by_id).items():
+                entries[ns, rtype, rid] = places
     timings = []
     results = []
     for entrypoint in ("bench_lookup/via_rego", "bench_lookup/via_host"):

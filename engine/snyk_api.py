@@ -19,6 +19,7 @@ For each input:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,8 @@ class RelationSetup:
 
     entrypoint: str
     files: RelationFiles = field(default_factory=RelationFiles)
+    shipped_wanted: frozenset[str] | None = None
+    """Shipped relations to resolve (None: all); the others are skipped."""
 
 
 @dataclass
@@ -67,29 +70,65 @@ class RelationsUnavailable(EvalError):
     instance must be rebuilt (the failed evaluation may have left it unusable)."""
 
 
+def type_keys(state: State) -> dict[str, str]:
+    """Each resource type's key in ``data.__rego_engine_input.resources``: its
+    position among the State's types, as a string (short, unlike type names)."""
+    return {rtype: str(i) for i, rtype in enumerate(state.resource_types)}
+
+
 def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
-    """``{"fwd"|"back": {name: {ns: {type: {_id: {"r": [[type, pos]], "a": [[type, pos,
-    annotation]]}}}}}}``: for each resource, its related resources as places in
-    the resident arrays, without (``r``, each once) and with (``a``) annotations;
-    ``a`` is left out when every annotation is null (then it is ``r`` with nulls)."""
-    places = table.places
-    doc: dict[str, Any] = {}
+    """``{"r"|"a": {"fwd"|"back": {name: {ns: {type: {_id: [place, ...]}}}}}}``.
+
+    A place is ``[type key, position]`` in the resident arrays (:func:`type_keys`).
+    ``r`` lists each related resource once; ``a`` lists ``[type key, position,
+    annotation]`` per edge, and only for resources with some non-null annotation
+    (elsewhere it is ``r`` with nulls). Arrays, not objects, below ``_id``: they
+    are what the Wasm runtime parses fastest.
+    """
+    keys = type_keys(table.state)
+    places = [(keys[rtype], pos) for rtype, pos in table.places]
+    unique = len(table.by_identity) == len(places)
+    plain: dict[str, Any] = {}
+    annotated: dict[str, Any] = {}
     for direction, by_name in (("fwd", index.forward), ("back", index.backward)):
-        tree: dict[str, Any] = {}
+        plain_tree: dict[str, Any] = {}
+        annotated_tree: dict[str, Any] = {}
         for name, by_resource in by_name.items():
             # Resources sharing an identity (namespace, type, _id) share an entry.
-            by_identity: dict[tuple[str, str, str], list[tuple[int, Any]]] = defaultdict(list)
-            for resource, related in by_resource.items():
-                by_identity[table.identity(resource)] += related
-            entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
-            for (namespace, rtype, rid), related in by_identity.items():
-                entry: dict[str, Any] = {"r": list(dict.fromkeys(places[o] for o, _ in related))}
+            identity = table.identity
+            grouped: Iterable[tuple[tuple[str, str, str], list[tuple[int, Any]]]]
+            if unique:
+                grouped = ((identity(r), related) for r, related in by_resource.items())
+            else:
+                merged: dict[tuple[str, str, str], list[tuple[int, Any]]] = defaultdict(list)
+                for resource, related in by_resource.items():
+                    merged[identity(resource)] += related
+                grouped = merged.items()
+            plain_entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            annotated_entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            for (namespace, rtype, rid), related in grouped:
+                if len(related) == 1:
+                    other, annotation = related[0]
+                    plain_entries[namespace][rtype][rid] = [places[other]]
+                    if annotation is not None:
+                        annotated_entries[namespace][rtype][rid] = [
+                            (*places[other], annotation)
+                        ]
+                    continue
+                plain_entries[namespace][rtype][rid] = list(
+                    dict.fromkeys(places[o] for o, _ in related)
+                )
                 if any(a is not None for _, a in related):
-                    entry["a"] = [(*places[o], a) for o, a in related]
-                entries[namespace][rtype][rid] = entry
-            tree[name] = entries
-        doc[direction] = tree
-    return values.dumps(doc, finite=True)  # keys and annotations come from Rego or the State
+                    annotated_entries[namespace][rtype][rid] = [
+                        (*places[o], a) for o, a in related
+                    ]
+            plain_tree[name] = plain_entries
+            if annotated_entries:
+                annotated_tree[name] = annotated_entries
+        plain[direction] = plain_tree
+        annotated[direction] = annotated_tree
+    # Keys and annotations come from Rego or the State: finite numbers only.
+    return values.dumps({"r": plain, "a": annotated}, finite=True)
 
 
 class SnykApi:
@@ -188,6 +227,7 @@ class SnykApi:
             reader.array(sides["shipped"]) if "shipped" in sides else [],
             table,
             setup.files,
+            setup.shipped_wanted,
         )
         index = build_index(declared.relations)
         return InputRelations(table, declared, index, index_document(index, table))
@@ -200,8 +240,10 @@ class SnykApi:
                 % (ENGINE_DATA_KEY.encode(), self.relations.document)
             ]
         )
+        keys = type_keys(self.state) if self.state is not None else {}
         grafts = {
-            (ENGINE_DATA_KEY, "resources", rtype): addr for rtype, addr in self._by_type.items()
+            (ENGINE_DATA_KEY, "resources", keys[rtype]): addr
+            for rtype, addr in self._by_type.items()
         }
         static = instance.reader().fields(instance.data_addr)
         grafts.update({(key,): addr for key, addr in static.items() if key != ENGINE_DATA_KEY})

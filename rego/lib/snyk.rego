@@ -22,19 +22,17 @@ input_resource_types := __snyk_input_resource_types()
 # the index in data.__rego_engine_input; these lookups never leave Wasm.
 
 # Resources `resource` relates to in relation `name` (each once).
-relates(resource, name) := [_related(p) | some p in _relation_entry("fwd", name, resource).r]
+relates(resource, name) := [_related(p) | some p in _places("fwd", name, resource)]
 
 # Resources related to `resource` in relation `name`, from the left side.
-back_relates(name, resource) := [_related(p) | some p in _relation_entry("back", name, resource).r]
+back_relates(name, resource) := [_related(p) | some p in _places("back", name, resource)]
 
 # [resource, annotation] for every edge from `resource` in relation `name`.
-relates_with(resource, name) := [[_related(p), p[2]] |
-	some p in _annotated(_relation_entry("fwd", name, resource))
-]
+relates_with(resource, name) := [[_related(p), p[2]] | some p in _annotated("fwd", name, resource)]
 
 # [resource, annotation] for every edge into `resource` in relation `name`.
 back_relates_with(name, resource) := [[_related(p), p[2]] |
-	some p in _annotated(_relation_entry("back", name, resource))
+	some p in _annotated("back", name, resource)
 ]
 
 # A relation joining resources whose listed fields are equal: any left field of
@@ -42,13 +40,15 @@ back_relates_with(name, resource) := [[_related(p), p[2]] |
 # paths: "bucket", "spec.selector.app", "rule[*].bucket", "items[0].id".
 relation_from_fields(name, left, right) := {"name": name, "fields": {"left": left, "right": right}}
 
-_relation_entry(direction, name, r) := entry if {
-	entry := data.__rego_engine_input.relations[direction][name][r._namespace][r._type][r._id]
-} else := {"r": []}
+# The index (engine/snyk_api.py index_document): places [type key, position]
+# in the resident arrays, each once ("r"), or per edge with annotations ("a").
+_places(direction, name, r) := places if {
+	places := data.__rego_engine_input.relations.r[direction][name][r._namespace][r._type][r._id]
+} else := []
 
-# An entry's places with annotations; without "a", every annotation is null.
-_annotated(entry) := a if {
-	a := entry.a
-} else := [[p[0], p[1], null] | some p in entry.r]
+# Without an "a" entry, every annotation of the resource's edges is null.
+_annotated(direction, name, r) := places if {
+	places := data.__rego_engine_input.relations.a[direction][name][r._namespace][r._type][r._id]
+} else := [[p[0], p[1], null] | some p in _places(direction, name, r)]
 
 _related(place) := data.__rego_engine_input.resources[place[0]][place[1]]
