@@ -59,6 +59,10 @@ class Edge(NamedTuple):
 _NULL = values.freeze(None)
 
 
+def _frozen(annotation: Any) -> Any:
+    return _NULL if annotation is None else values.freeze(annotation)
+
+
 def join(relation: Relation) -> list[Edge]:
     """The edges of ``relation``: a hash join of its keys plus its explicit pairs."""
     by_key: dict[Any, list[KeyItem]] = defaultdict(list)
@@ -66,8 +70,22 @@ def join(relation: Relation) -> list[Edge]:
         key = item.key
         if key is not None and key != "":
             by_key[key if type(key) is str else values.freeze(key)].append(item)
-    # (left, right) → {frozen annotation: annotation}
-    found: dict[tuple[int, int], dict[Any, Any]] = {}
+    # (left, right) → its first annotation; pairs found again also get
+    # {frozen annotation: annotation} in ``repeated`` (annotations are only
+    # frozen, which is costly, when a pair repeats).
+    found: dict[tuple[int, int], Any] = {}
+    repeated: dict[tuple[int, int], dict[Any, Any]] = {}
+
+    def add(pair: tuple[int, int], annotation: Any) -> None:
+        if pair not in found:
+            found[pair] = annotation
+            return
+        distinct = repeated.get(pair)
+        if distinct is None:
+            first = found[pair]
+            distinct = repeated[pair] = {_frozen(first): first}
+        distinct.setdefault(_frozen(annotation), annotation)
+
     for right, key, right_annotation, right_annotated in relation.right:
         if key is None or key == "":
             continue
@@ -79,22 +97,20 @@ def join(relation: Relation) -> list[Edge]:
                 if right_annotated
                 else left_annotation if left_annotated else None
             )
-            frozen = _NULL if annotation is None else values.freeze(annotation)
-            distinct = found.get((left, right))
-            if distinct is None:
-                found[left, right] = {frozen: annotation}
+            pair = (left, right)
+            if pair not in found:
+                found[pair] = annotation
             else:
-                distinct.setdefault(frozen, annotation)
-    for pair in relation.explicit:
-        found.setdefault((pair.left, pair.right), {}).setdefault(
-            values.freeze(pair.annotation), pair.annotation
-        )
+                add(pair, annotation)
+    for explicit in relation.explicit:
+        add((explicit.left, explicit.right), explicit.annotation)
     edges: list[Edge] = []
-    for (left, right), distinct in sorted(found.items()):
-        if len(distinct) == 1:
-            edges.append(Edge(left, right, next(iter(distinct.values()))))
+    for pair in sorted(found):
+        distinct = repeated.get(pair)
+        if distinct is None or len(distinct) == 1:
+            edges.append(Edge(*pair, found[pair]))
         else:
-            edges.extend(Edge(left, right, a) for a in values.sort_values(distinct.values()))
+            edges.extend(Edge(*pair, a) for a in values.sort_values(distinct.values()))
     return edges
 
 
