@@ -22,4 +22,7 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            # What the block allocated would all be young: the next collections
+            # would walk it. Frozen, it is left to reference counting.
+            gc.freeze()
             gc.enable()
