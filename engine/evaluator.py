@@ -66,12 +66,26 @@ def _statics_from(values: dict[str, Any]) -> RuleStatics:
 class RuleEvaluator:
     """Evaluates the rules of a compiled rule set over States."""
 
-    def __init__(self, rule_set: CompiledRuleSet, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        rule_set: CompiledRuleSet,
+        limits: Limits | None = None,
+        *,
+        all_relations: bool = False,
+    ) -> None:
+        """``all_relations`` resolves every shipped relation, not only those
+        the rules name (for listing them)."""
         if rule_set.policy is None:
             raise ValueError("the rule set holds no compiled rules")
         self.rule_set = rule_set
         self.limits = limits or Limits()
-        self.api = SnykApi(RelationSetup(RELATIONS_ENTRYPOINT, rule_set.relation_files))
+        self.api = SnykApi(
+            RelationSetup(
+                RELATIONS_ENTRYPOINT,
+                rule_set.relation_files,
+                None if all_relations else rule_set.shipped_relations_named,
+            )
+        )
         self._state: State | None = None
         self._instance = self._new_instance()
         self.statics = [self._rule_statics(i) for i in range(len(rule_set.rules))]

@@ -9,6 +9,7 @@ rules (``resources``, ``metadata``, ...) they define, in v0 and v1 syntax.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -46,6 +47,20 @@ def package_path(ref: str) -> str:
     """``rules["a-b"].c`` → ``rules.a-b.c`` (segments joined with dots)."""
     parts = re.findall(r'([A-Za-z_][A-Za-z0-9_]*)|\["((?:[^"\\]|\\.)*)"\]', ref)
     return ".".join(a or b for a, b in parts)
+
+
+def string_literals(text: str) -> set[str]:
+    """Every string literal of the module (quoted and raw), decoded."""
+    found = set()
+    for match in _TOKEN.finditer(text):
+        if match.lastgroup == "raw":
+            found.add(match.group()[1:-1])
+        elif match.lastgroup == "string":
+            try:
+                found.add(json.loads(match.group()))
+            except json.JSONDecodeError:
+                continue
+    return found
 
 
 def mentions_input(text: str) -> bool:

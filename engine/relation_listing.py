@@ -127,7 +127,7 @@ def list_relations(
     if loaded is not None:
         listing.errors += [str(p) for p in loaded.problems]
         listing.inputs = [i.name for i in loaded.inputs]
-    evaluator = RuleEvaluator(rule_set, limits)
+    evaluator = RuleEvaluator(rule_set, limits, all_relations=True)
     by_name: dict[str, ListedRelation] = {}
     runs: list[tuple[str | None, State]] = [(None, parse_state(_EMPTY_STATE))]
     runs += [(i.name, i.state) for i in loaded.inputs] if loaded is not None else []

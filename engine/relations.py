@@ -235,6 +235,15 @@ class _Decoder:
                 )
         return items
 
+    def name(self, addr: int) -> str | None:
+        """The name of the info at ``addr``, when it has one."""
+        if self.reader.kind(addr) != OBJECT:
+            return None
+        name_addr = self.reader.fields(addr).get("name")
+        if name_addr is None or self.reader.kind(name_addr) != STRING:
+            return None
+        return self.reader.string(name_addr)
+
     def info(self, addr: int) -> Relation:
         if self.reader.kind(addr) != OBJECT:
             raise _Malformed(f"a relation must be an object, found {self.describe(addr)}")
@@ -290,14 +299,23 @@ def read_declarations(
     shipped_infos: Sequence[int],
     table: ResourceTable,
     files: RelationFiles,
+    shipped_wanted: frozenset[str] | None = None,
 ) -> DeclaredRelations:
-    """Decode the infos at the given addresses into merged relations."""
+    """Decode the infos at the given addresses into merged relations.
+
+    Shipped relations whose names are not in ``shipped_wanted`` (when given)
+    are not read: no rule can ask for them.
+    """
     decoder = _Decoder(reader, table)
     problems: list[RelationProblem] = []
 
     def decode(infos: Sequence[int], shipped: bool) -> dict[str, Relation]:
         merged: dict[str, Relation] = {}
         for addr in infos:
+            if shipped and shipped_wanted is not None:
+                name = decoder.name(addr)
+                if name is not None and name not in shipped_wanted:
+                    continue
             try:
                 relation = decoder.info(addr)
             except _Named as exc:

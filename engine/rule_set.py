@@ -33,7 +33,7 @@ from pathlib import Path
 
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR
-from engine.rego_outline import mentions_input, outline
+from engine.rego_outline import mentions_input, outline, string_literals
 from engine.rego_version import detect_rego_version
 from engine.relations import (
     RELATIONS_PACKAGE,
@@ -99,6 +99,9 @@ class CompiledRuleSet:
     """The compiled modules that declare relations (user and shipped)."""
     input_readers: frozenset[str | None] = frozenset()
     """Packages of user modules that name ``input`` (they may read the State document)."""
+    shipped_relations_named: frozenset[str] = frozenset()
+    """Shipped relations whose names user modules write as string literals: the
+    only ones a rule can ask for (rules name relations literally)."""
 
     def entrypoint(self, rule_index: int, kind: str) -> str:
         """The entrypoint of rule ``rule_index``: kind is static, multi or single."""
@@ -150,6 +153,16 @@ def relation_files(files: list[RegoFile]) -> RelationFiles:
         elif package == SHIPPED_RELATIONS_PACKAGE:
             shipped[file.display] = frozenset(names_in_source(file.text))
     return RelationFiles(user, shipped)
+
+
+def shipped_relations_named(files: list[RegoFile], shipped: set[str]) -> frozenset[str]:
+    """Names of shipped relations that appear as string literals in user files."""
+    names = set().union(*relation_files(files).shipped.values())
+    literals: set[str] = set()
+    for file in files:
+        if file.display not in shipped:
+            literals |= string_literals(file.text)
+    return frozenset(names & literals)
 
 
 def input_readers(files: Iterable[RegoFile]) -> frozenset[str | None]:
@@ -323,6 +336,7 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             replaced,
             relation_files(files),
             input_readers(f for f in files if f.display not in shipped),
+            shipped_relations_named(files, shipped),
         )
     raise CompileError(
         [CompileMessage(f"rules still fail to compile after setting aside {len(excluded)} files")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rego_outline import outline, package_path
+from engine.rego_outline import outline, package_path, string_literals
 
 
 def test_v0_and_v1_rule_heads() -> None:
@@ -60,3 +60,8 @@ def test_no_package() -> None:
 
 def test_package_path() -> None:
     assert package_path('rules["a.b"].c') == "rules.a.b.c"
+
+
+def test_string_literals_decodes_quoted_and_raw_strings() -> None:
+    text = 'package x\n# "not this"\na := "q\\"uote"\nb := `raw\\n`\nc := f("x", "y")\n'
+    assert string_literals(text) == {'q"uote', "raw\\n", "x", "y"}

@@ -10,8 +10,12 @@ from oracle import needs_opa
 from typer.testing import CliRunner
 
 from engine.cli import app
+from engine.evaluator import RuleEvaluator
 from engine.relation_listing import list_relations
+from engine.rule_set import compile_rule_set
 from engine.scanner import scan
+from engine.sources import load_sources
+from engine.state import parse_state
 
 pytestmark = needs_opa
 
@@ -100,6 +104,30 @@ def test_shipped_and_user_relations_in_a_scan(tmp_path: Path) -> None:
         ("aws_s3_bucket.b", False, "logged by log.b"),
         ("aws_s3_bucket.b", False, "unencrypted"),
     ]
+
+
+def test_only_shipped_relations_the_rules_name_are_resolved(tmp_path: Path) -> None:
+    rules, _ = _write(tmp_path, {"rule.rego": RULE, "relations.rego": GOOD_RELATION})
+    rule_set = compile_rule_set(load_sources([rules]))
+    assert rule_set.shipped_relations_named == {
+        "aws_s3_bucket.server_side_encryption_configuration"
+    }
+    resolved = {}
+    for all_relations in (False, True):
+        evaluator = RuleEvaluator(rule_set, all_relations=all_relations)
+        evaluator.load(parse_state(STATE))
+        assert evaluator.api.relations is not None
+        resolved[all_relations] = {
+            r.name for r in evaluator.api.relations.declared.relations
+        }
+    # The user's relation always; of the shipped ones, the named one only,
+    # unless all are asked for (as `rego-engine relations` does).
+    assert resolved[False] == {
+        "custom.logging",
+        "aws_s3_bucket.server_side_encryption_configuration",
+    }
+    assert {"aws_s3_bucket.logging", "custom.logging"} <= resolved[True]
+    assert resolved[False] < resolved[True]
 
 
 def test_malformed_relations_are_reported_and_the_rest_runs(tmp_path: Path) -> None:
