@@ -8,6 +8,9 @@ file, and only when a result needs it.
 
 from __future__ import annotations
 
+import bisect
+import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -59,8 +62,13 @@ class DocumentSourceMap:
     ``resource_paths`` maps ``(resource_type, key)`` to ``(document index,
     document path of the resource)``; ``attribute_path`` turns an attribute
     path into the document path below the resource (identity by default:
-    formats that rename or nest attributes pass their own). The file is
-    composed into position-tracking nodes on the first lookup.
+    formats that rename or nest attributes pass their own).
+
+    JSON text is walked lazily: a lookup reads only the members that come
+    before its target in each container it descends through, and remembers
+    their offsets. YAML is composed into position-tracking nodes on the
+    first lookup. Either way a location marks the key of a mapping entry
+    (where its line starts) or a sequence item.
     """
 
     def __init__(
@@ -71,50 +79,33 @@ class DocumentSourceMap:
         attribute_path: Callable[[str, AttributePath], DocumentPath] | None = None,
     ) -> None:
         self.path = path
-        self._text = text
         self._resource_paths = resource_paths
         self._attribute_path = attribute_path or (lambda _type, p: p)
-        self._documents: list[yaml.Node] | None = None
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", errors="replace")
+        self._text = text.removeprefix("\ufeff")
+        self._json: _JsonPositions | None = None
+        if self._text.lstrip()[:1] in ("{", "["):
+            self._json = _JsonPositions(self._text)
+        self._yaml: _YamlPositions | None = None
 
-    def _nodes(self) -> list[yaml.Node]:
-        if self._documents is None:
+    def _find(self, doc: int, path: Sequence[str | int]) -> SourceLocation | None:
+        if self._json is not None:
             try:
-                # Numbered as engine.loaders.documents.parse_yaml numbers them:
-                # empty and null documents do not count.
-                self._documents = [
-                    d
-                    for d in yaml.compose_all(self._text, Loader=_Composer)
-                    if d is not None and d.tag != _NULL_TAG
-                ]
-            except yaml.YAMLError:
-                self._documents = []
-            self._text = b""
-        return self._documents
-
-    def _location(self, node: yaml.Node) -> SourceLocation:
-        mark = node.start_mark
-        return SourceLocation(self.path, mark.line + 1, mark.column + 1)
-
-    def _deepest(self, doc: int, path: Sequence[str | int]) -> yaml.Node | None:
-        """The node that marks the deepest written step of ``path``: the key of
-        a mapping entry (where its line starts), or a sequence item."""
-        nodes = self._nodes()
-        if doc >= len(nodes):
-            return None
-        node = marker = nodes[doc]
-        for step in path:
-            found = _child(node, step)
-            if found is None:
-                break
-            marker, node = found
-        return marker
+                if doc != 0:
+                    return None
+                line, column = self._json.locate(path)
+                return SourceLocation(self.path, line, column)
+            except (ValueError, IndexError):
+                self._json = None  # not JSON after all (YAML flow style): compose it
+        if self._yaml is None:
+            self._yaml = _YamlPositions(self._text)
+        found = self._yaml.locate(doc, path)
+        return SourceLocation(self.path, *found) if found is not None else None
 
     def resource_location(self, resource_type: str, key: str) -> SourceLocation | None:
         found = self._resource_paths.get((resource_type, key))
-        if found is None:
-            return None
-        node = self._deepest(*found)
-        return self._location(node) if node is not None else None
+        return self._find(*found) if found is not None else None
 
     def attribute_location(
         self, resource_type: str, key: str, path: AttributePath
@@ -123,18 +114,144 @@ class DocumentSourceMap:
         if found is None:
             return None
         doc, base = found
-        node = self._deepest(doc, (*base, *self._attribute_path(resource_type, path)))
-        return self._location(node) if node is not None else None
+        return self._find(doc, (*base, *self._attribute_path(resource_type, path)))
 
 
-def _child(node: yaml.Node, step: str | int) -> tuple[yaml.Node, yaml.Node] | None:
-    """(marker, child) for one step down from ``node``."""
-    if isinstance(node, yaml.MappingNode) and isinstance(step, str):
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == step:
-                return key_node, value_node
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+@dataclass
+class _Members:
+    """What has been read of one JSON container: entries by key (objects) or
+    item offsets (arrays), and where reading resumes (-1: at the end)."""
+
+    keys: dict[str, tuple[int, int]]
+    items: list[int]
+    resume: int
+    pending: bool = False
+    """Whether ``resume`` is at a value not yet skipped (the last one found)."""
+
+
+class _JsonPositions:
+    """Offsets of JSON values, found by reading only what lookups need."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._read: dict[int, _Members] = {}
+        self._newlines: list[int] | None = None
+
+    def locate(self, path: Sequence[str | int]) -> tuple[int, int]:
+        """(line, column) of the deepest written step of ``path``."""
+        node = marker = _SPACE.match(self.text, 0).end()  # type: ignore[union-attr]
+        for step in path:
+            found = self._child(node, step)
+            if found is None:
+                break
+            marker, node = found
+        return self._line_column(marker)
+
+    def _line_column(self, offset: int) -> tuple[int, int]:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        line = bisect.bisect_left(self._newlines, offset)
+        start = self._newlines[line - 1] + 1 if line else 0
+        return line + 1, offset - start + 1
+
+    def _space(self, pos: int) -> int:
+        return _SPACE.match(self.text, pos).end()  # type: ignore[union-attr]
+
+    def _child(self, offset: int, step: str | int) -> tuple[int, int] | None:
+        opener = self.text[offset]
+        if opener == "{" and isinstance(step, str):
+            return self._member(offset, step)
+        if opener == "[" and isinstance(step, int) and step >= 0:
+            return self._item(offset, step)
         return None
-    if isinstance(node, yaml.SequenceNode) and isinstance(step, int):
-        item = node.value[step] if 0 <= step < len(node.value) else None
-        return (item, item) if item is not None else None
-    return None
+
+    def _next(self, members: _Members, closer: str) -> int | None:
+        """Move past the pending value and its comma: the next entry's offset."""
+        text = self.text
+        pos = members.resume
+        if members.pending:
+            pos = self._space(_DECODER.raw_decode(text, pos)[1])
+            members.pending = False
+        if text[pos] == ",":
+            pos = self._space(pos + 1)
+        if text[pos] == closer:
+            members.resume = -1
+            return None
+        return pos
+
+    def _member(self, offset: int, key: str) -> tuple[int, int] | None:
+        members = self._read.get(offset)
+        if members is None:
+            members = self._read[offset] = _Members({}, [], self._space(offset + 1))
+        while key not in members.keys and members.resume >= 0:
+            start = self._next(members, "}")
+            if start is None:
+                break
+            name, pos = json.decoder.scanstring(self.text, start + 1)  # type: ignore[attr-defined]
+            pos = self._space(pos)
+            if self.text[pos] != ":":
+                raise ValueError(f"expected ':' at offset {pos}")
+            value = self._space(pos + 1)
+            members.keys.setdefault(name, (start, value))
+            members.resume, members.pending = value, True
+        return members.keys.get(key)
+
+    def _item(self, offset: int, index: int) -> tuple[int, int] | None:
+        members = self._read.get(offset)
+        if members is None:
+            members = self._read[offset] = _Members({}, [], self._space(offset + 1))
+        while len(members.items) <= index and members.resume >= 0:
+            start = self._next(members, "]")
+            if start is None:
+                break
+            members.items.append(start)
+            members.resume, members.pending = start, True
+        if index < len(members.items):
+            return members.items[index], members.items[index]
+        return None
+
+
+class _YamlPositions:
+    """Position-tracking YAML nodes, numbered as ``parse_yaml`` numbers documents
+    (empty and null documents do not count), with mapping keys indexed."""
+
+    def __init__(self, text: str) -> None:
+        try:
+            self._documents = [
+                d
+                for d in yaml.compose_all(text, Loader=_Composer)
+                if d is not None and d.tag != _NULL_TAG
+            ]
+        except yaml.YAMLError:
+            self._documents = []
+        self._keys: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+
+    def locate(self, doc: int, path: Sequence[str | int]) -> tuple[int, int] | None:
+        """(line, column) of the deepest written step of ``path`` in document ``doc``."""
+        if doc >= len(self._documents):
+            return None
+        node = marker = self._documents[doc]
+        for step in path:
+            found = self._child(node, step)
+            if found is None:
+                break
+            marker, node = found
+        return marker.start_mark.line + 1, marker.start_mark.column + 1
+
+    def _child(self, node: yaml.Node, step: str | int) -> tuple[yaml.Node, yaml.Node] | None:
+        if isinstance(node, yaml.MappingNode) and isinstance(step, str):
+            keys = self._keys.get(id(node))
+            if keys is None:
+                keys = self._keys[id(node)] = {}
+                for key_node, value_node in node.value:
+                    if isinstance(key_node, yaml.ScalarNode):
+                        keys.setdefault(key_node.value, (key_node, value_node))
+            return keys.get(step)
+        if isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            item = node.value[step] if 0 <= step < len(node.value) else None
+            return (item, item) if item is not None else None
+        return None

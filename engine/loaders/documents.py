@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 import orjson
@@ -19,7 +18,16 @@ import yaml
 
 from engine.loaders.loaded import LoaderError
 
-_LONG_DIGITS = re.compile(rb"[0-9]{20,}")
+# Digits to "0", every other byte to " ": a run of 19 zeros is then found by a
+# plain substring search, far faster than a regular expression.
+_DIGIT_MAP = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def _has_long_digit_run(raw: bytes) -> bool:
+    """Whether ``raw`` holds 19 digits in a row: an integer orjson may round
+    (it is exact for int64 and uint64 only)."""
+    return _LONG_RUN in raw.translate(_DIGIT_MAP)
 
 _FN_TAGS = (
     *("And", "Base64", "Cidr", "Equals", "FindInMap", "GetAZs", "If", "ImportValue"),
@@ -42,7 +50,7 @@ def _no_constant(name: str) -> None:
 
 def parse_json(raw: bytes) -> Any:
     """One JSON document; :class:`LoaderError` with the line when invalid."""
-    if not _LONG_DIGITS.search(raw):
+    if not _has_long_digit_run(raw):
         # orjson is exact below 20 digits and refuses infinities and NaN;
         # anything it refuses is parsed again for the precise error.
         try:
