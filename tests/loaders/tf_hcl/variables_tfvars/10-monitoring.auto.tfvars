@@ -1,0 +1,2 @@
+enable_monitoring = true
+environment       = "prod"
