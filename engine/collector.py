@@ -26,3 +26,9 @@ def collector_paused() -> Iterator[None]:
             # would walk it. Frozen, it is left to reference counting.
             gc.freeze()
             gc.enable()
+
+
+def thaw() -> None:
+    """Hand what paused blocks froze back to the collector (at the end of a
+    scan, when most of it is gone), so cyclic garbage among it is reclaimed."""
+    gc.unfreeze()
