@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example bench bench-relations clean-cache
+.PHONY: setup opa test lint example bench bench-relations bench-loaders clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -31,6 +31,9 @@ bench: setup
 
 bench-relations: setup
 	$(BIN)/python bench/bench_relations.py
+
+bench-loaders: setup
+	$(BIN)/python bench/bench_loaders.py
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native

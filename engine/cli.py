@@ -12,6 +12,8 @@ import typer
 from engine import values
 from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
+from engine.inputs import LoadOptions, load_inputs
+from engine.loaders.detection import LOADER_INPUT_TYPES
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
 from engine.relation_listing import list_relations
@@ -88,6 +90,91 @@ def eval_command(
         sys.stdout.buffer.write(values.dumps_json(result.value, indent=True) + b"\n")
 
 
+InputTypeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--input-type",
+        help="Load only inputs of this type: " + ", ".join(LOADER_INPUT_TYPES) + ".",
+    ),
+]
+SkipPathOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--skip-path", help="Skip walked files and directories matching GLOB (repeatable)."
+    ),
+]
+VarFileOption = Annotated[
+    list[Path] | None,
+    typer.Option("--var-file", help="Terraform variables file for root modules (repeatable)."),
+]
+VarOption = Annotated[
+    list[str] | None,
+    typer.Option("--var", help="Terraform variable NAME=VALUE (repeatable)."),
+]
+MaxFileSizeOption = Annotated[
+    float, typer.Option("--max-file-size", help="Report files larger than this many MB.")
+]
+SplitK8sOption = Annotated[
+    bool,
+    typer.Option("--split-k8s", help="One State per Kubernetes file, not per directory."),
+]
+
+
+def _load_options(
+    input_type: str | None,
+    skip_paths: list[str] | None,
+    var_files: list[Path] | None,
+    variables: list[str] | None,
+    max_file_size: float,
+    split_k8s: bool,
+) -> LoadOptions:
+    if input_type is not None and input_type not in LOADER_INPUT_TYPES:
+        raise typer.BadParameter(
+            f"{input_type!r} is not one of {', '.join(LOADER_INPUT_TYPES)}",
+            param_hint="--input-type",
+        )
+    if max_file_size <= 0:
+        raise typer.BadParameter("must be positive", param_hint="--max-file-size")
+    named: dict[str, str] = {}
+    for assignment in variables or []:
+        name, equals, value = assignment.partition("=")
+        if not equals or not name:
+            raise typer.BadParameter(f"{assignment!r} is not NAME=VALUE", param_hint="--var")
+        named[name] = value
+    return LoadOptions(
+        input_type=input_type,
+        skip_paths=tuple(skip_paths or ()),
+        max_file_mb=max_file_size,
+        var_files=tuple(var_files or ()),
+        variables=named,
+        split_k8s=split_k8s,
+    )
+
+
+@app.command("state")
+def state_command(
+    paths: Annotated[list[Path], typer.Argument(help="Input files or directories.")],
+    input_type: InputTypeOption = None,
+    skip_paths: SkipPathOption = None,
+    var_files: VarFileOption = None,
+    variables: VarOption = None,
+    max_file_size: MaxFileSizeOption = 256,
+    split_k8s: SplitK8sOption = False,
+) -> None:
+    """Print the States loaded from PATHs as a JSON array: the documents rules see.
+
+    Problems go to stderr as path:line: message. Exit codes: 0 every input
+    was loaded, 2 an input could not be (the other States are still printed).
+    """
+    options = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
+    loaded = load_inputs(paths, options)
+    for problem in loaded.problems:
+        typer.echo(str(problem), err=True)
+    documents = [i.state.document for i in loaded.inputs]
+    sys.stdout.buffer.write(values.dumps_json(documents, indent=True) + b"\n")
+    raise typer.Exit(EXIT_ERROR if loaded.problems else 0)
+
+
 FAIL_ON_CHOICES = ("low", "medium", "high", "critical", "none")
 
 
@@ -104,7 +191,8 @@ def scan_command(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Input files or directories (State JSON/YAML); default: .", show_default=False
+            help="Input files or directories (IaC or State files); default: .",
+            show_default=False,
         ),
     ] = None,
     rules: Annotated[
@@ -132,6 +220,12 @@ def scan_command(
     max_memory: Annotated[
         int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
     ] = 2048,
+    input_type: InputTypeOption = None,
+    skip_paths: SkipPathOption = None,
+    var_files: VarFileOption = None,
+    variables: VarOption = None,
+    max_file_size: MaxFileSizeOption = 256,
+    split_k8s: SplitK8sOption = False,
 ) -> None:
     """Run rules over inputs and write the results document.
 
@@ -147,12 +241,18 @@ def scan_command(
         raise typer.BadParameter(
             "bounds must be positive", param_hint="--rule-timeout/--max-memory"
         )
+    load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     try:
         with scan_progress() as progress:
             report = scan(
                 paths or [Path(".")],
                 rules,
-                ScanOptions(rule_timeout=rule_timeout, max_memory_mb=max_memory, progress=progress),
+                ScanOptions(
+                    rule_timeout=rule_timeout,
+                    max_memory_mb=max_memory,
+                    progress=progress,
+                    load=load,
+                ),
             )
     except (CompileError, OpaNotFound) as exc:
         if _DEBUG:

@@ -12,11 +12,13 @@ judgements give the same results, in a deterministic order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from engine import values
 from engine.evaluator import RuleRun
 from engine.rule_metadata import RuleMetadata
+from engine.source_map import AttributePath, SourceLocation
 from engine.state import Resource, State
 
 ResourceKey = tuple[str, str, str]
@@ -78,9 +80,13 @@ class ResourceIndex:
     """
 
     def __init__(self, state: State) -> None:
+        self.source_map = state.source_map
+        self._locations: dict[tuple[ResourceKey, AttributePath | None], Any] = {}
+        self._by_key: dict[ResourceKey, Resource] = {}
         self.by_logical: dict[tuple[str, str], Resource] = {}
         self.by_visible: dict[tuple[str, str], Resource] = {}
         for resource in state.all_resources():
+            self._by_key.setdefault((resource.namespace, resource.type, resource.id), resource)
             self.by_logical[(resource.type, resource.id)] = resource
             self.by_visible.setdefault((resource.type, resource.visible_id), resource)
 
@@ -114,9 +120,44 @@ class ResourceIndex:
             return (found.namespace, found.type, found.id)
         return (namespace if isinstance(namespace, str) else "", rtype, rid)
 
-    def location(self, key: ResourceKey) -> Any:
-        found = self.by_logical.get((key[1], key[2]))
-        return found.meta.get("location") if found is not None else None
+    def location(self, key: ResourceKey, path: AttributePath | None = None) -> Any:
+        """Where a resource (``path`` None) or one of its attribute paths is
+        written, as results show it: from the State's source map when it has
+        one, else the resource's ``meta.location`` (attribute paths: None)."""
+        found = self._by_key.get(key)
+        if found is None:
+            return None
+        cache_key = (key, path)
+        if cache_key in self._locations:
+            return self._locations[cache_key]
+        located: SourceLocation | None = None
+        if self.source_map is not None:
+            if path is None:
+                located = self.source_map.resource_location(found.type, found.key)
+            else:
+                located = self.source_map.attribute_location(found.type, found.key, path)
+        if located is not None:
+            location: Any = located.to_json()
+        else:
+            location = found.meta.get("location") if path is None else None
+        self._locations[cache_key] = location
+        return location
+
+
+def _attribute_path(path: tuple[Any, ...]) -> AttributePath | None:
+    """A rule's attribute path as a source-map path: keys and list indices
+    (integral numbers become indices); None when it has any other step."""
+    steps: list[str | int] = []
+    for step in path:
+        if isinstance(step, bool):
+            return None
+        if isinstance(step, str | int):
+            steps.append(step)
+        elif isinstance(step, float | Decimal) and step == int(step):
+            steps.append(int(step))
+        else:
+            return None
+    return tuple(steps)
 
 
 def _tag(value: Any) -> str:
@@ -269,6 +310,10 @@ class _ResultSet:
         out.sort(key=_result_order)
         return out
 
+    def _attribute_location(self, key: ResourceKey, path: tuple[Any, ...]) -> Any:
+        steps = _attribute_path(path)
+        return self.resolver.location(key, steps) if steps is not None else None
+
     def _result(self, builder: _Builder, metadata: RuleMetadata, input_type: str) -> Result:
         primary = builder.primary or ("", "", "")
         if builder.primary is None and len(builder.resources) == 1:
@@ -279,7 +324,10 @@ class _ResultSet:
                 type=key[1],
                 namespace=key[0],
                 location=self.resolver.location(key),
-                attributes=[AttributeRef(p) for _, p in sorted(paths.items())],
+                attributes=[
+                    AttributeRef(p, self._attribute_location(key, p))
+                    for _, p in sorted(paths.items())
+                ],
             )
             for key, paths in sorted(builder.resources.items())
         ]

@@ -13,12 +13,12 @@ the rest of the scan goes on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.collector import collector_paused
+from engine.collector import collector_paused, thaw
 from engine.evaluator import RuleEvaluator
-from engine.inputs import ScanInput, load_inputs
+from engine.inputs import LoadOptions, ScanInput, load_inputs
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
@@ -39,6 +39,8 @@ class ScanOptions:
     max_memory_mb: int = 2048
     """MiB of Wasm memory the policy instance may use."""
     progress: ProgressHook | None = None
+    load: LoadOptions = field(default_factory=LoadOptions)
+    """How inputs are found and loaded (formats, skipped paths, size limit)."""
 
 
 def scan(
@@ -63,7 +65,7 @@ def scan(
             "no rules found: a rule is a package under rules. that defines deny "
             f"(searched {', '.join(str(p) for p in rule_paths)})"
         )
-    loaded = load_inputs(input_paths)
+    loaded = load_inputs(input_paths, options.load)
     report.errors += [str(p) for p in loaded.problems]
     if not loaded.inputs and not loaded.problems:
         report.warnings.append(
@@ -89,6 +91,7 @@ def scan(
         if input_report is not None:
             report.inputs.append(input_report)
         done = position * len(rule_set.rules)  # rules an unloadable input never ran
+    thaw()
     return report
 
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.loaders.loaded import ResolvedReference
+    from engine.source_map import SourceMap
 
 INPUT_TYPES = ("tf_hcl", "tf_plan", "tf_state", "cloud_scan", "cfn", "k8s", "arm")
 """Input types a State may declare."""
@@ -48,13 +52,20 @@ class Resource:
 
 @dataclass(frozen=True)
 class State:
-    """One input: its type, scope and resources by type (keys in sorted order)."""
+    """One input: its type, scope and resources by type (keys in sorted order).
+
+    A State loaded from IaC files also carries its loader's ``source_map``
+    (where resources and attributes are written) and the ``references`` it
+    resolved; neither takes part in equality.
+    """
 
     input_type: str
     scope: dict[str, Any]
     meta: dict[str, Any]
     resources: dict[str, tuple[Resource, ...]]
     document: dict[str, Any] = field(repr=False)
+    source_map: SourceMap | None = field(default=None, repr=False, compare=False)
+    references: tuple[ResolvedReference, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def resource_types(self) -> list[str]:
