@@ -8,15 +8,14 @@ expected State (``expected.json``) and the expected references
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loader_goldens import UPDATE, reference_rows, write_golden
 
 from engine.loaders.arm import INPUT_TYPE, load, recognises
 from engine.loaders.arm_expressions import (
@@ -35,7 +34,6 @@ from engine.source_map import SourceLocation
 from engine.state import parse_state
 
 CASES = Path(__file__).parent / "loaders" / "arm"
-UPDATE = os.environ.get("REGO_ENGINE_UPDATE_GOLDEN") == "1"
 SCHEMA = "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#"
 
 
@@ -50,18 +48,6 @@ def template(*resources: Any, **sections: Any) -> dict[str, Any]:
 
 def keys(loaded: LoadedState) -> list[str]:
     return [key for by_key in loaded.document["resources"].values() for key in by_key]
-
-
-def reference_rows(loaded: LoadedState) -> list[dict[str, Any]]:
-    return [{**dataclasses.asdict(r), "attribute": list(r.attribute)} for r in loaded.references]
-
-
-def write_golden(path: Path, value: Any) -> None:
-    if isinstance(value, list):
-        rows = ",\n".join("  " + json.dumps(row) for row in value)
-        path.write_text(f"[\n{rows}\n]\n" if value else "[]\n")
-    else:
-        path.write_text(json.dumps(value, indent=2) + "\n")
 
 
 def sort_key(row: dict[str, Any]) -> str:
@@ -79,7 +65,7 @@ def test_golden(case: str) -> None:
     assert loaded.source_files == [source.name]
     references = reference_rows(loaded)
     if UPDATE:
-        write_golden(CASES / case / "expected.json", loaded.document)
+        write_golden(CASES / case / "expected.json", loaded.document, sort_keys=False)
         write_golden(CASES / case / "expected_references.json", references)
     expected = json.loads((CASES / case / "expected.json").read_text())
     assert loaded.document == expected

@@ -8,15 +8,14 @@ references (``expected_references.json``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loader_goldens import UPDATE, reference_rows, write_golden
 
 from engine.loaders.cloudformation import INPUT_TYPE, load, merge_globals, recognises
 from engine.loaders.cloudformation_intrinsics import (
@@ -34,7 +33,6 @@ from engine.source_map import SourceLocation
 from engine.state import parse_state
 
 CASES = Path(__file__).parent / "loaders" / "cfn"
-UPDATE = os.environ.get("REGO_ENGINE_UPDATE_GOLDEN") == "1"
 
 
 def parse(name: str, raw: bytes) -> Any:
@@ -48,18 +46,6 @@ def load_text(text: str, name: str = "template.yaml") -> LoadedState:
 
 def case_input(case: Path) -> Path:
     return next(p for p in case.iterdir() if p.stem == "input")
-
-
-def reference_rows(loaded: LoadedState) -> list[dict[str, Any]]:
-    return [{**dataclasses.asdict(r), "attribute": list(r.attribute)} for r in loaded.references]
-
-
-def write_golden(path: Path, value: Any) -> None:
-    if isinstance(value, list):
-        rows = ",\n".join("  " + json.dumps(row) for row in value)
-        path.write_text(f"[\n{rows}\n]\n" if value else "[]\n")
-    else:
-        path.write_text(json.dumps(value, indent=2) + "\n")
 
 
 def sort_key(row: dict[str, Any]) -> str:
@@ -77,7 +63,7 @@ def test_golden(case: str) -> None:
     assert loaded.source_files == [source.name]
     references = reference_rows(loaded)
     if UPDATE:
-        write_golden(CASES / case / "expected.json", loaded.document)
+        write_golden(CASES / case / "expected.json", loaded.document, sort_keys=False)
         write_golden(CASES / case / "expected_references.json", references)
     expected = json.loads((CASES / case / "expected.json").read_text())
     assert loaded.document == expected

@@ -8,15 +8,14 @@ Each case under ``tests/loaders/k8s`` holds its manifests (a directory
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loader_goldens import UPDATE, reference_rows, write_golden
 
 from engine.loaders.documents import parse_json, parse_yaml
 from engine.loaders.kubernetes import INPUT_TYPE, ManifestFile, load, recognises
@@ -25,7 +24,6 @@ from engine.source_map import SourceLocation
 from engine.state import parse_state
 
 CASES = Path(__file__).parent / "loaders" / "k8s"
-UPDATE = os.environ.get("REGO_ENGINE_UPDATE_GOLDEN") == "1"
 
 
 def manifest_file(path: str, raw: bytes) -> ManifestFile:
@@ -44,18 +42,6 @@ def load_case(case: Path) -> LoadedState:
         display = paths[0].name
     files = [manifest_file(p.relative_to(case).as_posix(), p.read_bytes()) for p in paths]
     return load(files, display)
-
-
-def reference_rows(loaded: LoadedState) -> list[dict[str, Any]]:
-    return [{**dataclasses.asdict(r), "attribute": list(r.attribute)} for r in loaded.references]
-
-
-def write_golden(path: Path, value: Any) -> None:
-    if isinstance(value, list):
-        rows = ",\n".join("  " + json.dumps(row) for row in value)
-        path.write_text(f"[\n{rows}\n]\n" if value else "[]\n")
-    else:
-        path.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
 
 
 @pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))

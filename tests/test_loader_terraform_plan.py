@@ -10,15 +10,14 @@ the expected references (``expected_references.json``).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from loader_goldens import UPDATE, reference_rows, write_golden
 
 from engine.loaders import terraform_plan, terraform_state
 from engine.loaders.documents import parse_json
@@ -27,7 +26,6 @@ from engine.source_map import SourceLocation
 from engine.state import parse_state
 
 CASES = Path(__file__).parent / "loaders" / "tf_plan"
-UPDATE = os.environ.get("REGO_ENGINE_UPDATE_GOLDEN") == "1"
 CASE_NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 
 
@@ -38,18 +36,6 @@ def load_case(case: str) -> LoadedState:
 
 def case_document(case: str) -> dict[str, Any]:
     return parse_json((CASES / case / "input.json").read_bytes())
-
-
-def reference_rows(loaded: LoadedState) -> list[dict[str, Any]]:
-    return [{**dataclasses.asdict(r), "attribute": list(r.attribute)} for r in loaded.references]
-
-
-def write_golden(path: Path, value: Any) -> None:
-    if isinstance(value, list):
-        rows = ",\n".join("  " + json.dumps(row) for row in value)
-        path.write_text(f"[\n{rows}\n]\n" if value else "[]\n")
-    else:
-        path.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
 
 
 def resource(loaded: LoadedState, rtype: str, key: str) -> dict[str, Any]:
