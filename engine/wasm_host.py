@@ -53,6 +53,7 @@ REFUSED: dict[str, str] = {
     "net.lookup_ip_addr": "rules may not use the network",
     "opa.runtime": "rules may not read the runtime environment",
     "providers.aws.sign_req": "rules may not sign requests with credentials",
+    "__snyk_test_snapshot": "snapshots are only available under rego-engine test",
 }
 """Builtins that reach outside the sandbox: never executed, whatever the rule."""
 

@@ -10,9 +10,15 @@ import rego.v1
 _state := input
 
 resources(resource_type) := [resource_object(r, resource_type, key) |
-	some key
+	some key in _keys_in_order(_state.resources[resource_type])
 	r := _state.resources[resource_type][key]
 ]
+
+# Resource keys in sorted order. Iterating an object follows key order in
+# topdown (opa eval, opa test) but hash order inside OPA's Wasm, so the order
+# is made explicit: both give the order of the scan's snyk.resources.
+_keys_in_order(x) := sort(object.keys(x)) if is_object(x)
+else := [k | some k, _ in x]
 
 query(q) := resources(q.resource_type) if {
 	every k, v in object.get(q, "scope", {}) {
