@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -329,6 +330,150 @@ def relations_command(
     else:
         sys.stdout.write(listing.to_table(with_edges=edges))
     raise typer.Exit(listing.exit_code())
+
+
+@app.command("test")
+def test_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Files or directories of Rego tests (default: . unless --golden is given).",
+            show_default=False,
+        ),
+    ] = None,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Report every test.")] = False,
+    run: Annotated[
+        str | None,
+        typer.Option("-r", "--run", help="Only tests whose data.pkg.name matches REGEX."),
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="pretty or json.", case_sensitive=False)
+    ] = "pretty",
+    update_snapshots: Annotated[
+        bool,
+        typer.Option(
+            "--update-snapshots", help="Write snapshots and golden expected.json files."
+        ),
+    ] = False,
+    golden: Annotated[
+        list[Path] | None,
+        typer.Option("--golden", help="Golden case directory (repeatable)."),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option("-d", "--data", help="Rules for golden cases without rules/ (repeatable)."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds one test (or golden scan rule) may take.")
+    ] = 5.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the tests may use.")
+    ] = 2048,
+) -> None:
+    """Run Rego tests (test_* rules) compiled to Wasm, and golden scan cases.
+
+    Reports like opa test. Exit codes: 0 every test passed, 2 a test failed or
+    errored, 1 a file could not be loaded or compiled.
+    """
+    from engine.golden import as_test_outcome, run_golden
+    from engine.test_report import pretty, to_json
+    from engine.test_runner import TestOptions, TestRun, run_tests
+
+    fmt = output_format.lower()
+    if fmt not in ("pretty", "json"):
+        raise typer.BadParameter(
+            f"unknown format {output_format!r} (pretty, json)", param_hint="--format"
+        )
+    if timeout <= 0 or max_memory <= 0:
+        raise typer.BadParameter("bounds must be positive", param_hint="--timeout/--max-memory")
+    if run is not None:
+        try:
+            re.compile(run)
+        except re.error as exc:
+            raise typer.BadParameter(
+                f"invalid regular expression: {exc}", param_hint="--run"
+            ) from None
+    test_paths = paths if paths else ([] if golden else [Path(".")])
+    options = TestOptions(run, timeout, max_memory, update_snapshots)
+    try:
+        result = run_tests(test_paths, options) if test_paths else TestRun()
+    except (CompileError, OpaNotFound) as exc:
+        if _DEBUG:
+            raise
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    for problem in result.problems:
+        typer.echo(f"error: {problem}", err=True)
+    if golden:
+        cases = run_golden(
+            golden,
+            rules or [],
+            ScanOptions(rule_timeout=timeout, max_memory_mb=max_memory),
+            update=update_snapshots,
+        )
+        result.outcomes += [as_test_outcome(c) for c in cases]
+    if fmt == "json":
+        typer.echo(to_json(result))
+    else:
+        typer.echo(pretty(result, verbose=verbose), nl=False)
+    raise typer.Exit(result.exit_code())
+
+
+@app.command("fixture")
+def fixture_command(
+    paths: Annotated[list[Path], typer.Argument(help="IaC files or directories (one State).")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the fixture to FILE.")
+    ] = None,
+    package: Annotated[
+        str | None,
+        typer.Option("--package", help="Package of the Rego module (default fixtures.<name>)."),
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="rego or json.", case_sensitive=False)
+    ] = "rego",
+    input_type: InputTypeOption = None,
+    var_files: VarFileOption = None,
+    variables: VarOption = None,
+) -> None:
+    """Turn IaC files into a test fixture: a Rego module holding mock_input (the
+    State rules see), or the State as JSON.
+
+    Exit codes: 0 written, 2 the paths did not load to exactly one State.
+    """
+    from engine.fixture import (
+        FixtureError,
+        default_package,
+        json_document,
+        load_fixture,
+        rego_module,
+    )
+
+    fmt = output_format.lower()
+    if fmt not in ("rego", "json"):
+        raise typer.BadParameter(
+            f"unknown format {output_format!r} (rego, json)", param_hint="--format"
+        )
+    load = _load_options(input_type, None, var_files, variables, 256, False)
+    try:
+        fixture = load_fixture(paths, load)
+        text = (
+            json_document(fixture)
+            if fmt == "json"
+            else rego_module(fixture, package or default_package(paths[0]))
+        )
+    except FixtureError as exc:
+        _fail(str(exc))
+        return
+    for problem in fixture.problems:
+        typer.echo(f"warning: {problem}", err=True)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"{output}: {exc.strerror or exc}")
 
 
 @app.command("version")

@@ -6,7 +6,7 @@ import base64
 import json
 from typing import Any
 
-from engine.rego_tests import ref_string
+from engine.rego_tests import TestRule, ref_string
 from engine.test_runner import TestOutcome, TestRun
 
 RULE = "-" * 80
@@ -38,12 +38,17 @@ def package_ref(package: str) -> str:
     return ref_string(["data", *package.split(".")])
 
 
+def _package_label(test: TestRule) -> str:
+    """``data.pkg`` for a Rego test; golden cases keep their plain label."""
+    return package_ref(test.package) if test.query_ref else test.package
+
+
 def outcome_json(outcome: TestOutcome) -> dict[str, Any]:
     """One entry of ``opa test --format json``."""
     test = outcome.test
     doc: dict[str, Any] = {
         "location": {"file": test.file, "row": test.row, "col": test.col},
-        "package": package_ref(test.package),
+        "package": _package_label(test),
         "name": test.name,
     }
     if outcome.fail:
@@ -68,7 +73,7 @@ def to_json(run: TestRun) -> str:
 
 
 def _title(outcome: TestOutcome) -> str:
-    name = f"{package_ref(outcome.test.package)}.{outcome.test.name}"
+    name = f"{_package_label(outcome.test)}.{outcome.test.name}"
     if outcome.skip:
         return f"{name}: SKIPPED"
     return f"{name}: {outcome.verdict} ({go_duration(outcome.duration_ns)})"

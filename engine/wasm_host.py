@@ -149,6 +149,46 @@ def load_module(policy: CompiledPolicy) -> wasmtime.Module:
     return module
 
 
+def _leb128(data: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return result, pos
+
+
+def data_pages(wasm: bytes) -> int:
+    """Wasm pages the module's active data segments reach (their highest end
+    offset, read from the data section; 0 when there is none)."""
+    pos, end = 8, 0
+    try:
+        while pos < len(wasm):
+            section = wasm[pos]
+            size, pos = _leb128(wasm, pos + 1)
+            if section == 11:
+                count, at = _leb128(wasm, pos)
+                for _ in range(count):
+                    flags, at = _leb128(wasm, at)
+                    if flags == 2:
+                        _, at = _leb128(wasm, at)  # memory index
+                    offset = 0
+                    if flags in (0, 2):
+                        if wasm[at] != 0x41:  # not i32.const: cannot tell
+                            return 0
+                        offset, at = _leb128(wasm, at + 1)
+                        at += 1  # end
+                    length, at = _leb128(wasm, at)
+                    at += length
+                    end = max(end, offset + length)
+            pos += size
+    except IndexError:
+        return 0
+    return -(-end // PAGE)
+
+
 # ---------------------------------------------------------------- calling exports
 
 _U32 = 0xFFFFFFFF
@@ -227,6 +267,9 @@ class PolicyInstance:
         for imp in module.imports:
             if imp.name == "memory" and isinstance(imp.type, wasmtime.MemoryType):
                 min_pages = imp.type.limits.min
+        # The module's data segments must fit in the initial memory; OPA
+        # declares 2 pages whatever the size of its constants.
+        min_pages = max(min_pages, data_pages(policy.wasm))
         max_pages = max(min_pages, self.limits.max_pages)
         self.memory = wasmtime.Memory(
             self.store, wasmtime.MemoryType(wasmtime.Limits(min_pages, max_pages))
