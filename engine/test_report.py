@@ -99,21 +99,23 @@ def _details(outcome: TestOutcome) -> list[str]:
     return lines
 
 
+def outcome_lines(outcome: TestOutcome) -> list[str]:
+    """A test's verdict line and its details (error, sub-results, output)."""
+    return [_title(outcome), *_details(outcome)]
+
+
 def pretty(run: TestRun, *, verbose: bool = False) -> str:
     """The text report: failing tests (every test with ``verbose``) and a summary."""
     out: list[str] = []
     shown = [o for o in run.outcomes if verbose or not o.passed]
     for outcome in shown:
         out.append(f"{outcome.test.file}:{outcome.test.row}:")
-        out.append(_title(outcome))
-        out += _details(outcome)
+        out += outcome_lines(outcome)
     failures = [o for o in run.outcomes if o.fail]
     if verbose and failures:
         out += [RULE, "FAILURES", RULE]
         for outcome in failures:
-            out.append(_title(outcome))
-            out += _details(outcome)
-            out.append("")
+            out += [*outcome_lines(outcome), ""]
     total = len(run.outcomes)
     if not total:
         return "\n".join(out) + ("\n" if out else "")

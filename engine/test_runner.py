@@ -155,18 +155,24 @@ def test_mode_library(user_files: list[RegoFile]) -> list[RegoFile]:
 
 
 @dataclass
-class _Suite:
+class CompiledTests:
+    """The compiled module of a test tree, its tests, and the files set aside."""
+
     policy: CompiledPolicy | None
     tests: list[TestRule]
     files: dict[str, RegoFile]
+    set_aside: dict[str, list[str]] = field(default_factory=dict)
+    """Display path → compile errors, for files whose tests could not run."""
 
 
-def _compile_suite(
-    sources: PolicySources, pattern: re.Pattern[str] | None, problems: list[str]
-) -> _Suite:
+def compile_tests(
+    sources: PolicySources, pattern: re.Pattern[str] | None = None
+) -> CompiledTests:
+    """Compile the tests of ``sources`` (those matching ``pattern``) into one
+    module; files that do not compile are set aside with their errors."""
     user = list(sources.rego_files)
     lib = test_mode_library(user)
-    excluded: set[str] = set()
+    excluded: dict[str, list[str]] = {}
     for _ in range(_SET_ASIDE_ROUNDS):
         files = [f for f in user if f.display not in excluded]
         found = find_tests([(f.display, f.text) for f in files])
@@ -180,18 +186,17 @@ def _compile_suite(
         entrypoints = [t.entrypoint for t in tests if not t.skip and not t.is_function]
         by_display = {f.display: f for f in files}
         if not entrypoints:
-            return _Suite(None, tests, by_display)
+            return CompiledTests(None, tests, by_display, excluded)
         attempt = PolicySources([*lib, *staged], sources.data, sources.data_files)
         try:
             policy = compile_policy(attempt, entrypoints)
         except CompileError as exc:
-            blamed = {m.file for m in exc.errors if m.file in by_display}
-            if not blamed or any(m.file not in by_display for m in exc.errors):
+            if not exc.errors or any(m.file not in by_display for m in exc.errors):
                 raise
-            problems.extend(str(m) for m in exc.errors)
-            excluded |= {f for f in blamed if f is not None}
+            for message in exc.errors:
+                excluded.setdefault(str(message.file), []).append(str(message))
             continue
-        return _Suite(policy, tests, by_display)
+        return CompiledTests(policy, tests, by_display, excluded)
     raise CompileError([CompileMessage("tests still fail to compile after setting files aside")])
 
 
@@ -202,10 +207,24 @@ class SnapshotError(EvalError):
     """A snapshot path was refused."""
 
 
-class _Runner:
-    def __init__(self, suite: _Suite, roots: list[Path], options: TestOptions) -> None:
-        self.suite = suite
-        self.roots = [r.resolve() for r in roots]
+class TestSuite:
+    """A compiled test tree whose tests run one Wasm evaluation each.
+
+    ``problems`` lists files that could not be read or compiled; their tests
+    are not in ``tests``.
+    """
+
+    def __init__(self, paths: list[Path], options: TestOptions | None = None) -> None:
+        options = options or TestOptions()
+        pattern = re.compile(options.run) if options.run else None
+        source_errors: list[SourceError] = []
+        sources = load_sources(paths, on_error=source_errors.append)
+        self.suite = compile_tests(sources, pattern)
+        self.tests = self.suite.tests
+        self.problems = [str(e) for e in source_errors] + [
+            m for messages in self.suite.set_aside.values() for m in messages
+        ]
+        self.roots = [r.resolve() for r in paths]
         self.options = options
         self.limits = Limits(options.timeout_seconds, options.max_memory_mb)
         self.current: TestOutcome | None = None
@@ -389,15 +408,11 @@ def _require(subs: dict[str, Any], path: list[str]) -> None:
 
 def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
     """Discover and run every test below ``paths`` (files or directories)."""
-    options = options or TestOptions()
-    pattern = re.compile(options.run) if options.run else None
-    run = TestRun()
-    source_errors: list[SourceError] = []
-    sources = load_sources(paths, on_error=source_errors.append)
-    run.problems += [str(e) for e in source_errors]
-    suite = _compile_suite(sources, pattern, run.problems)
-    run.policy_key = suite.policy.key if suite.policy else None
-    runner = _Runner(suite, paths, options)
-    run.outcomes = [runner.run(t) for t in suite.tests]
-    return run
+    suite = TestSuite(paths, options)
+    policy = suite.suite.policy
+    return TestRun(
+        [suite.run(t) for t in suite.tests],
+        list(suite.problems),
+        policy.key if policy else None,
+    )
 
