@@ -78,6 +78,8 @@ class RuleHead:
 class TestRule:
     """One test: its package, the name ``opa test`` reports, and where it is."""
 
+    __test__ = False  # not a pytest test class
+
     package: str
     """``rules.x_test`` (without ``data.``)."""
     name: str

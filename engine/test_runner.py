@@ -52,6 +52,8 @@ _LIB_PACKAGES = ("snyk", "fugue")
 class TestOptions:
     """What to run and the bounds of each test."""
 
+    __test__ = False  # not a pytest test class
+
     run: str | None = None
     """Only tests whose ``data.pkg.name`` matches this regular expression."""
     timeout_seconds: float = 5.0
@@ -63,6 +65,8 @@ class TestOptions:
 @dataclass(frozen=True)
 class TestError:
     """Why a test errored, in ``opa test``'s terms."""
+
+    __test__ = False  # not a pytest test class
 
     code: str
     message: str
@@ -87,6 +91,8 @@ class TestError:
 @dataclass
 class TestOutcome:
     """One test's verdict."""
+
+    __test__ = False  # not a pytest test class
 
     test: TestRule
     fail: bool = False
@@ -116,6 +122,8 @@ class TestOutcome:
 class TestRun:
     """Every selected test's outcome, plus files that could not be used."""
 
+    __test__ = False  # not a pytest test class
+
     outcomes: list[TestOutcome] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """Files that could not be read or compiled (their tests did not run)."""
@@ -140,18 +148,18 @@ def _lib_file(path: Path) -> RegoFile:
 
 
 def test_mode_library(user_files: list[RegoFile]) -> list[RegoFile]:
-    """The API modules test mode adds: pure-Rego ``snyk`` and ``fugue`` (unless
-    the tree ships its own), ``snyk.test`` and the shipped relations."""
+    """The API modules test mode adds: pure-Rego ``snyk`` with the shipped
+    relations, and ``fugue`` (each unless the tree ships its own), and ``snyk.test``."""
     user_packages = {outline(f.text).package for f in user_files}
     lib: list[RegoFile] = []
-    if "snyk" not in user_packages:
-        lib.append(_lib_file(REGO_LIB_DIR / "test" / "snyk.rego"))
     if "fugue" not in user_packages:
         lib.append(_lib_file(REGO_LIB_DIR / "fugue.rego"))
     for path in sorted((REGO_LIB_DIR / "test").glob("*.rego")):
         if path.name != "snyk.rego":
             lib.append(_lib_file(path))
-    return lib + shipped_relations()
+    if "snyk" in user_packages:
+        return lib  # the shipped relations are written over the shipped snyk API
+    return [_lib_file(REGO_LIB_DIR / "test" / "snyk.rego"), *lib, *shipped_relations()]
 
 
 @dataclass
@@ -213,6 +221,8 @@ class TestSuite:
     ``problems`` lists files that could not be read or compiled; their tests
     are not in ``tests``.
     """
+
+    __test__ = False  # not a pytest test class
 
     def __init__(self, paths: list[Path], options: TestOptions | None = None) -> None:
         options = options or TestOptions()
