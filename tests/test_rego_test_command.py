@@ -173,7 +173,8 @@ def test_a_test_over_the_memory_bound_errors(tmp_path: Path) -> None:
     write(
         tmp_path / "big_test.rego",
         "package big\nimport rego.v1\n"
-        'test_big if count(concat("", [sprintf("%d", [i]) | some i in numbers.range(1, 3000000)])) > 0\n'
+        'parts := [sprintf("%d", [i]) | some i in numbers.range(1, 3000000)]\n'
+        'test_big if count(concat("", parts)) > 0\n'
         "test_after if true\n",
     )
     code, report = json_report(tmp_path, "--max-memory", "64")
