@@ -107,7 +107,7 @@ def outcome_lines(outcome: TestOutcome) -> list[str]:
 def pretty(run: TestRun, *, verbose: bool = False) -> str:
     """The text report: failing tests (every test with ``verbose``) and a summary."""
     out: list[str] = []
-    shown = [o for o in run.outcomes if verbose or not o.passed]
+    shown = [o for o in run.outcomes if verbose or not o.passed or o.output]
     for outcome in shown:
         out.append(f"{outcome.test.file}:{outcome.test.row}:")
         out += outcome_lines(outcome)

@@ -193,8 +193,9 @@ def compile_tests(
         ]
         entrypoints = [t.entrypoint for t in tests if not t.skip and not t.is_function]
         by_display = {f.display: f for f in files}
+        every_file = {f.display: f for f in user}
         if not entrypoints:
-            return CompiledTests(None, tests, by_display, excluded)
+            return CompiledTests(None, tests, every_file, excluded)
         attempt = PolicySources([*lib, *staged], sources.data, sources.data_files)
         try:
             policy = compile_policy(attempt, entrypoints)
@@ -204,7 +205,7 @@ def compile_tests(
             for message in exc.errors:
                 excluded.setdefault(str(message.file), []).append(str(message))
             continue
-        return CompiledTests(policy, tests, by_display, excluded)
+        return CompiledTests(policy, tests, every_file, excluded)
     raise CompileError([CompileMessage("tests still fail to compile after setting files aside")])
 
 
