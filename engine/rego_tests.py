@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.rego_outline import package_path
 from engine.rego_version import detect_rego_version
@@ -48,8 +49,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOT_RULES = frozenset({"package", "import", "else"})
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One token with its 1-based position and offset in the text."""
 
     kind: str
@@ -119,44 +119,69 @@ def ref_string(parts: list[str]) -> str:
     return out
 
 
-def tokens(text: str) -> list[Token]:
-    """The significant tokens of ``text`` (newlines kept, comments and spaces dropped)."""
-    out: list[Token] = []
+_HEAD_TOKENS = 256
+"""Tokens kept per statement: enough for any rule head."""
+
+
+@dataclass(frozen=True)
+class ModuleOutline:
+    """A module's package and its top-level rule definitions."""
+
+    package: str | None
+    heads: list[RuleHead]
+
+
+def _statements(text: str) -> list[list[Token]]:
+    """Top-level statements (their first tokens): token runs starting at a
+    line start at depth zero; comments and spaces are skipped."""
+    statements: list[list[Token]] = []
+    current: list[Token] = []
+    depth = 0
+    at_line_start = True
     row, line_start = 1, 0
     for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "other"
-        start = match.start()
-        if kind not in ("comment", "space"):
-            out.append(Token(kind, match.group(), row, start - line_start + 1, start))
+        kind = match.lastgroup
+        if kind == "space" or kind == "comment":
+            continue
         if kind == "newline":
             row += 1
             line_start = match.end()
-        elif kind == "raw" and "\n" in match.group():
-            row += match.group().count("\n")
-            line_start = start + match.group().rfind("\n") + 1
-    return out
-
-
-def _statements(toks: list[Token]) -> list[list[Token]]:
-    """Top-level statements: token runs starting at a line start at depth zero."""
-    statements: list[list[Token]] = []
-    depth = 0
-    at_line_start = True
-    for tok in toks:
-        if tok.kind == "newline":
             if depth == 0:
                 at_line_start = True
             continue
-        if at_line_start and depth == 0 and not (tok.kind == "name" and tok.text == "else"):
-            statements.append([])
+        tok_text = match.group()
+        if at_line_start and depth == 0 and tok_text != "else":
+            current = []
+            statements.append(current)
         at_line_start = False
-        if statements:
-            statements[-1].append(tok)
-        if tok.kind == "open":
+        if len(current) < _HEAD_TOKENS:
+            start = match.start()
+            current.append(Token(kind or "other", tok_text, row, start - line_start + 1, start))
+        if kind == "open":
             depth += 1
-        elif tok.kind == "close":
+        elif kind == "close":
             depth = max(0, depth - 1)
+        elif kind == "raw" and "\n" in tok_text:
+            row += tok_text.count("\n")
+            line_start = match.start() + tok_text.rfind("\n") + 1
     return statements
+
+
+def module_outline(text: str, rego_version: int | None = None) -> ModuleOutline:
+    """The package and rule definitions of the module ``text`` (one scan)."""
+    version = detect_rego_version(text) if rego_version is None else rego_version
+    package: str | None = None
+    heads: list[RuleHead] = []
+    for statement in _statements(text):
+        if statement[0].text == "package":
+            if package is None:
+                found = _PACKAGE_REF.match(text, statement[0].offset)
+                package = package_path(found.group(1)) if found else None
+            continue
+        head = _head(statement, version)
+        if head is not None:
+            heads.append(head)
+    return ModuleOutline(package, heads)
 
 
 def _string_value(tok: Token) -> str | None:
@@ -222,26 +247,6 @@ def _matching(toks: list[Token], start: int) -> int:
     return len(toks) - 1
 
 
-def package_of(toks_text: str) -> str | None:
-    """The package path of a module (``rules.x``), or None."""
-    for statement in _statements(tokens(toks_text)):
-        if statement[0].text == "package":
-            found = _PACKAGE_REF.match(toks_text, statement[0].offset)
-            return package_path(found.group(1)) if found else None
-    return None
-
-
-def rule_heads(text: str) -> list[RuleHead]:
-    """Every top-level rule definition of the module ``text``, in order."""
-    version = detect_rego_version(text)
-    heads = []
-    for statement in _statements(tokens(text)):
-        head = _head(statement, version)
-        if head is not None:
-            heads.append(head)
-    return heads
-
-
 def _test_name_index(ref: tuple[str | None, ...]) -> int | None:
     """Index of the first head term naming a test (``opa test``'s ``ruleName``)."""
     for i, part in enumerate(ref):
@@ -254,24 +259,24 @@ def _test_name_index(ref: tuple[str | None, ...]) -> int | None:
 
 @dataclass(frozen=True)
 class ModuleTests:
-    """The tests of one module and the text to compile in its place."""
+    """The package and tests of one module, and the text to compile in its place."""
 
+    package: str | None
     tests: list[TestRule]
     staged_text: str
 
 
-def find_tests(
-    modules: list[tuple[str, str]], counts: dict[tuple[str, tuple[str, ...]], int] | None = None
-) -> list[ModuleTests]:
-    """Tests of each ``(display path, text)`` module, duplicates numbered in
-    module order; each module's text comes back with duplicates renamed."""
-    counts = {} if counts is None else counts
+def find_tests(modules: list[tuple[str, str, int | None]]) -> list[ModuleTests]:
+    """Tests of each ``(display path, text, rego version)`` module, duplicates
+    numbered in module order; each module's text comes back with duplicates renamed."""
+    counts: dict[tuple[str, tuple[str, ...]], int] = {}
     out = []
-    for display, text in modules:
-        package = package_of(text)
+    for display, text, version in modules:
+        shape = module_outline(text, version)
+        package = shape.package
         tests: list[TestRule] = []
         edits: list[tuple[Token, str]] = []
-        for head in rule_heads(text) if package else []:
+        for head in shape.heads if package else []:
             at = _test_name_index(head.ref)
             if at is None:
                 continue
@@ -302,7 +307,7 @@ def find_tests(
                     tail=head.ref[at + 1 :],
                 )
             )
-        out.append(ModuleTests(tests, _apply(text, edits)))
+        out.append(ModuleTests(package, tests, _apply(text, edits)))
     return out
 
 
@@ -313,10 +318,10 @@ def _apply(text: str, edits: list[tuple[Token, str]]) -> str:
     return text
 
 
-def rule_at(text: str, row: int) -> RuleHead | None:
+def rule_at(shape: ModuleOutline, row: int) -> RuleHead | None:
     """The rule definition that starts on line ``row`` or encloses it."""
     found = None
-    for head in rule_heads(text):
+    for head in shape.heads:
         if head.row > row:
             break
         found = head

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,7 @@ from typing import Any
 from engine import values
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.paths import REGO_LIB_DIR
-from engine.rego_outline import outline
-from engine.rego_tests import TestRule, find_tests, rule_at
+from engine.rego_tests import TestRule, find_tests, module_outline, rule_at
 from engine.rule_set import shipped_relations
 from engine.snapshots import (
     SNAPSHOT_BUILTIN,
@@ -147,10 +147,9 @@ def _lib_file(path: Path) -> RegoFile:
     return RegoFile(path, f"<shipped>/{path.relative_to(REGO_LIB_DIR)}", text, 1)
 
 
-def test_mode_library(user_files: list[RegoFile]) -> list[RegoFile]:
+def test_mode_library(user_packages: Collection[str | None]) -> list[RegoFile]:
     """The API modules test mode adds: pure-Rego ``snyk`` with the shipped
     relations, and ``fugue`` (each unless the tree ships its own), and ``snyk.test``."""
-    user_packages = {outline(f.text).package for f in user_files}
     lib: list[RegoFile] = []
     if "fugue" not in user_packages:
         lib.append(_lib_file(REGO_LIB_DIR / "fugue.rego"))
@@ -179,11 +178,13 @@ def compile_tests(
     """Compile the tests of ``sources`` (those matching ``pattern``) into one
     module; files that do not compile are set aside with their errors."""
     user = list(sources.rego_files)
-    lib = test_mode_library(user)
+    lib: list[RegoFile] | None = None
     excluded: dict[str, list[str]] = {}
     for _ in range(_SET_ASIDE_ROUNDS):
         files = [f for f in user if f.display not in excluded]
-        found = find_tests([(f.display, f.text) for f in files])
+        found = find_tests([(f.display, f.text, f.rego_version) for f in files])
+        if lib is None:
+            lib = test_mode_library({m.package for m in found})
         tests = [t for m in found for t in m.tests]
         if pattern is not None:
             tests = [t for t in tests if pattern.search(t.full_name)]
@@ -302,7 +303,11 @@ class TestSuite:
         except EvalError as exc:
             outcome.duration_ns = time.perf_counter_ns() - start
             outcome.error = self._error(exc)
-            self.instance = None  # a failed evaluation may leave the instance unusable
+            if outcome.error.code != "eval_conflict_error" or isinstance(exc, SnapshotError):
+                # An interrupted or trapped evaluation may leave the instance
+                # unusable; a conflict aborts cleanly and the next evaluation
+                # starts from a reset heap.
+                self.instance = None
             return outcome
         finally:
             self.current = None
@@ -341,8 +346,9 @@ def conflict_error(message: str, files: dict[str, RegoFile]) -> TestError | None
     elif what == "var assignment conflict":
         text = "conflicting values"
         source = files.get(file)
-        head = rule_at(source.text, row) if source else None
-        package = outline(source.text).package if source else None
+        shape = module_outline(source.text) if source else None
+        head = rule_at(shape, row) if shape else None
+        package = shape.package if shape else None
         if head is not None and package and head.ref[0] is not None:
             ref = ".".join(p for p in head.ref if p is not None)
             kind = "function" if head.is_function else "rule"

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.compiler import stage_bundle
 from engine.opa import find_opa
+from engine.rego_outline import outline
 from engine.rego_version import detect_rego_version
 from engine.sources import PolicySources, RegoFile
 from engine.test_runner import test_mode_library
@@ -31,7 +32,8 @@ def stage_oracle_bundle(tree: Path, directory: Path) -> None:
         text = path.read_text()
         shown = str(path.relative_to(directory))
         user.append(RegoFile(path, shown, text, detect_rego_version(text)))
-    lib = [f for f in test_mode_library(user) if "snapshot" not in f.display]
+    packages = {outline(f.text).package for f in user}
+    lib = [f for f in test_mode_library(packages) if "snapshot" not in f.display]
     library = directory / LIBRARY_DIR
     library.mkdir()
     stage_bundle(PolicySources(lib, {}), library)
