@@ -62,6 +62,11 @@ def pytest_configure(config: pytest.Config) -> None:
             collected.append(path)
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for suite in config.stash.get(_SUITES, {}).values():
+        suite.close()
+
+
 def _under(path: Path, roots: list[Path]) -> Path | None:
     for root in roots:
         if path.is_relative_to(root):

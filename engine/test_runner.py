@@ -253,6 +253,16 @@ class TestSuite:
             )
         return self.instance
 
+    def close(self) -> None:
+        """Free the Wasm instance now (it holds reference cycles the garbage
+        collector would otherwise free late, possibly at interpreter exit)."""
+        self._drop_instance()
+
+    def _drop_instance(self) -> None:
+        if self.instance is not None:
+            self.instance.store.close()
+            self.instance = None
+
     def _print(self, line: str) -> None:
         if self.current is not None:
             self.current.output.append(line)
@@ -307,7 +317,7 @@ class TestSuite:
                 # An interrupted or trapped evaluation may leave the instance
                 # unusable; a conflict aborts cleanly and the next evaluation
                 # starts from a reset heap.
-                self.instance = None
+                self._drop_instance()
             return outcome
         finally:
             self.current = None
@@ -427,9 +437,9 @@ def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
     """Discover and run every test below ``paths`` (files or directories)."""
     suite = TestSuite(paths, options)
     policy = suite.suite.policy
-    return TestRun(
-        [suite.run(t) for t in suite.tests],
-        list(suite.problems),
-        policy.key if policy else None,
-    )
+    try:
+        outcomes = [suite.run(t) for t in suite.tests]
+    finally:
+        suite.close()
+    return TestRun(outcomes, list(suite.problems), policy.key if policy else None)
 

@@ -15,6 +15,7 @@ builtins (:mod:`engine.host_builtins`), or a refusal.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import hashlib
@@ -22,6 +23,7 @@ import importlib.metadata
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +126,17 @@ def wasmtime_version() -> str:
 
 
 _MODULES: dict[str, wasmtime.Module] = {}
+
+_LIVE_STORES: weakref.WeakSet[wasmtime.Store] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_stores() -> None:
+    """Delete every store while the interpreter is whole. A store deleted
+    during interpreter teardown calls wasmtime-py's finalizer for its host
+    functions after that callback may already be gone (a segfault at exit)."""
+    for store in list(_LIVE_STORES):
+        store.close()
 
 
 def load_module(policy: CompiledPolicy) -> wasmtime.Module:
@@ -262,6 +275,7 @@ class PolicyInstance:
         module = load_module(policy)
         engine = _engine()
         self.store = wasmtime.Store(engine)
+        _LIVE_STORES.add(self.store)
         self.store.set_epoch_deadline(_NO_DEADLINE)
         min_pages = 2
         for imp in module.imports:
