@@ -20,31 +20,13 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine.rego_outline import package_path
+from engine.rego_outline import _PACKAGE_REF, _TOKEN, package_path
 from engine.rego_version import detect_rego_version
 
 TEST_PREFIX = "test_"
 SKIP_PREFIX = "todo_test_"
 RENAMED_INFIX = "__rego_engine_dup"
 
-_TOKEN = re.compile(
-    r"""
-    (?P<comment>\#[^\n]*)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<raw>`[^`]*`)
-  | (?P<newline>\n)
-  | (?P<open>[\[{(])
-  | (?P<close>[\]})])
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<space>[ \t\r]+)
-  | (?P<other>:=|.)
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-_PACKAGE_REF = re.compile(
-    r"""package\s+((?:[A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\])*)"""
-)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOT_RULES = frozenset({"package", "import", "else"})
 

@@ -68,7 +68,7 @@ def test_golden_cases_are_items(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*golden/s3/expected.json::s3 PASSED*"])
     expected = pytester.path / "golden" / "s3" / "expected.json"
-    expected.write_text(expected.read_text().replace("corpus-public", "renamed"))
+    expected.write_text(expected.read_text().replace("golden-scratch", "renamed"))
     failed = pytester.runpytest("-k", "s3")
     failed.assert_outcomes(failed=1)
     failed.stdout.fnmatch_lines(["*results differ:*"])

@@ -215,55 +215,56 @@ def test_all_passing_exits_zero_and_prints_the_summary(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- test mode
 
 
+def assert_all_pass(tree: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        write(tree / name, text)
+    code, report = json_report(tree)
+    assert code == 0, report
+
+
 def test_test_mode_snyk_reads_input(tmp_path: Path) -> None:
-    write(
-        tmp_path / "rules" / "r.rego",
+    rule = (
         "package rules.r\nimport data.snyk\nimport rego.v1\n"
         'deny contains {"resource": b} if {\n'
-        '  some b in snyk.resources("bucket")\n  not b.encrypted\n}\n',
+        '  some b in snyk.resources("bucket")\n  not b.encrypted\n}\n'
     )
-    write(
-        tmp_path / "rules" / "r_test.rego",
+    test = (
         "package rules.r_test\nimport data.rules.r\nimport rego.v1\n"
         "test_deny if count(r.deny) == 1 with input as "
         '{"resources": {"bucket": {"a": {"attributes": {"encrypted": false}}, '
-        '"b": {"attributes": {"encrypted": true}}}}}\n',
+        '"b": {"attributes": {"encrypted": true}}}}}\n'
     )
-    code, report = json_report(tmp_path)
-    assert code == 0, report
+    assert_all_pass(tmp_path, {"rules/r.rego": rule, "rules/r_test.rego": test})
 
 
 def test_a_tree_shipping_its_own_snyk_and_fugue_uses_them(tmp_path: Path) -> None:
     """Older corpora carry test-time copies of the libraries, reading their own fixtures."""
-    write(
-        tmp_path / "lib" / "snyk.rego",
-        "package snyk\nimport rego.v1\nresources(t) := input.mock[t]\n",
-    )
-    write(tmp_path / "lib" / "fugue.rego", "package fugue\nimport rego.v1\nmarker := \"theirs\"\n")
-    write(
-        tmp_path / "t_test.rego",
+    test = (
         "package t\nimport data.snyk\nimport data.fugue\nimport rego.v1\n"
         'test_own_snyk if snyk.resources("x") == [1, 2] with input as {"mock": {"x": [1, 2]}}\n'
-        'test_own_fugue if fugue.marker == "theirs"\n',
+        'test_own_fugue if fugue.marker == "theirs"\n'
     )
-    code, report = json_report(tmp_path)
-    assert code == 0, report
+    assert_all_pass(
+        tmp_path,
+        {
+            "lib/snyk.rego": "package snyk\nimport rego.v1\nresources(t) := input.mock[t]\n",
+            "lib/fugue.rego": 'package fugue\nimport rego.v1\nmarker := "theirs"\n',
+            "t_test.rego": test,
+        },
+    )
 
 
 def test_a_tree_shipping_only_snyk_gets_the_shipped_fugue(tmp_path: Path) -> None:
-    write(
-        tmp_path / "lib" / "snyk.rego",
+    snyk = (
         "package snyk\nimport rego.v1\nresources(t) := [r | some r in input.mock[t]]\n"
-        "input_type := \"tf\"\n",
+        'input_type := "tf"\n'
     )
-    write(
-        tmp_path / "t_test.rego",
+    test = (
         "package t\nimport data.fugue\nimport rego.v1\n"
         'test_fugue_over_their_snyk if fugue.resources("x") == {"a": {"id": "a"}} '
-        'with input as {"mock": {"x": [{"id": "a"}]}}\n',
+        'with input as {"mock": {"x": [{"id": "a"}]}}\n'
     )
-    code, report = json_report(tmp_path)
-    assert code == 0, report
+    assert_all_pass(tmp_path, {"lib/snyk.rego": snyk, "t_test.rego": test})
 
 
 # ---------------------------------------------------------------- compile once, cached
