@@ -6,7 +6,7 @@ own test: when a package defines the same test name more than once, the
 second definition is reported as ``name#01``, the third as ``name#02`` and so
 on, in file order (``opa test`` numbers them the same way). To make every
 definition a separate Wasm entrypoint, the renamed definitions get a unique
-identifier in the staged source (:func:`rename_duplicates`).
+identifier in the staged source (:func:`find_tests`).
 
 This is a light scan, not a parser (the compiler remains the judge of
 syntax): comments and strings are skipped, bracket depth is tracked, and a

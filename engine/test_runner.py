@@ -161,6 +161,9 @@ def test_mode_library(user_packages: Collection[str | None]) -> list[RegoFile]:
     return [_lib_file(REGO_LIB_DIR / "test" / "snyk.rego"), *lib, *shipped_relations()]
 
 
+test_mode_library.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
 @dataclass
 class CompiledTests:
     """The compiled module of a test tree, its tests, and the files set aside."""
