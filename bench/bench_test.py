@@ -2,7 +2,7 @@
 
 Trees (in a temporary directory):
 
-- ``corpus``: tests/test_corpus as it is (73 tests);
+- ``corpus``: tests/test_corpus as it is;
 - ``corpus x COPIES``: the corpus's test files copied COPIES times under
   renamed packages (the rules, relations and fixture once), so the number
   of tests grows while the policies stay the same.
@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from opa_test_oracle import stage_oracle_bundle  # noqa: E402
 
 from engine.opa import find_opa  # noqa: E402
+from engine.rego_tests import find_tests  # noqa: E402
 
 CORPUS = REPO / "tests" / "test_corpus"
 COPIES = int(sys.argv[1]) if len(sys.argv) > 1 else 10
@@ -53,7 +54,8 @@ def make_tree(directory: Path, copies: int) -> int:
                 r"^package (\S+)", rf"package copy{i}.\1", path.read_text(), count=1, flags=re.M
             )
             (directory / "tests" / f"{path.stem}_copy{i}.rego").write_text(text)
-    return copies * 73
+    modules = [(str(p), p.read_text(), None) for p in sorted(directory.rglob("*.rego"))]
+    return sum(len(m.tests) for m in find_tests(modules))
 
 
 def best(args: list[str], cwd: Path, env: dict[str, str], before: object = None) -> float:
