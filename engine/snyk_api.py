@@ -25,6 +25,8 @@ from typing import Any
 
 from engine import values
 from engine.collector import collector_paused
+from engine.reference_relations import derived_relations
+from engine.reference_relations import merge as merge_derived
 from engine.relation_index import RelationIndex, build_index
 from engine.relations import (
     DeclaredRelations,
@@ -47,6 +49,8 @@ class RelationSetup:
     files: RelationFiles = field(default_factory=RelationFiles)
     shipped_wanted: frozenset[str] | None = None
     """Shipped relations to resolve (None: all); the others are skipped."""
+    derived_wanted: frozenset[str] | None = None
+    """Reference relations to derive (None: all); the others are skipped."""
 
 
 @dataclass
@@ -229,6 +233,10 @@ class SnykApi:
             setup.files,
             setup.shipped_wanted,
         )
+        derived = derived_relations(table, setup.derived_wanted)
+        if derived:
+            declared.relations = merge_derived(declared.relations, derived)
+            declared.derived_names = frozenset(r.name for r in derived)
         index = build_index(declared.relations)
         return InputRelations(table, declared, index, index_document(index, table))
 

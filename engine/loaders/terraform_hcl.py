@@ -675,7 +675,7 @@ class _Instance(ResourceHandle):
             resolve=self.group.module.resolve, bindings=dict(self.bindings), on_reference=record
         )
         try:
-            evaluate(written.expression, context)
+            materialize(evaluate(written.expression, context), context)
         except EvaluationError:
             return
 
