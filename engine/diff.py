@@ -31,6 +31,7 @@ from engine.change_set import (
 )
 from engine.inputs import LoadOptions, load_inputs
 from engine.source_map import SourceLocation
+from engine.sources import display_path
 from engine.state import State
 from engine.wasm_host import Limits
 
@@ -135,7 +136,7 @@ class DiffReport:
         return "\n".join(lines) + "\n"
 
     def to_sarif(self) -> bytes:
-        """SARIF 2.1.0: one result per change, its level from its risk."""
+        """SARIF 2.1.0: one result per change, its level from its risk (``error`` when rejected)."""
         levels = {"high": "error", "medium": "warning", "low": "note", None: "none"}
         results = []
         for change in self.changes:
@@ -147,7 +148,9 @@ class DiffReport:
             text += "".join(f"; {v.kind} {v.value}: {v.message}" for v in verdicts if v.message)
             result: dict[str, Any] = {
                 "ruleId": f"change/{change.operation}",
-                "level": levels[self.risk(change)],
+                "level": "error"
+                if self.decision(change) == "reject"
+                else levels[self.risk(change)],
                 "message": {"text": text},
                 "properties": {
                     "change": change.to_dict(),
@@ -278,7 +281,7 @@ def diff_inputs(
             "compare two versions of one kind of input"
         )
     changes = diff_sides(side_of(old), side_of(new), rename_threshold=rename_threshold)
-    report = DiffReport(str(old_path), str(new_path), changes)
+    report = DiffReport(display_path(old_path), display_path(new_path), changes)
     report.locations = _locate(changes, old, new)
     return _judge(report, rule_paths or [], new, limits)
 
@@ -337,6 +340,6 @@ def diff_plan_file(
     planned = planned_changes(doc)
     new = _one_state(plan_path, LoadOptions(input_type="tf_plan"))
     changes = diff_plan(planned, side_of(new))
-    report = DiffReport(None, str(plan_path), changes)
+    report = DiffReport(None, display_path(plan_path), changes)
     report.locations = _locate(changes, None, new)
     return _judge(report, rule_paths or [], new, limits)
