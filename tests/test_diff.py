@@ -239,3 +239,13 @@ def test_bad_policies_and_inputs_exit_2(tmp_path: Path) -> None:
     assert _run("diff", str(CFN_OLD), str(PLAN))[0] == 2  # cfn against tf_plan
     assert _run("diff", str(CFN_OLD), str(CFN_NEW), "--fail-on", "severe")[0] == 2
     assert _run("diff", str(PLAN), "-d", str(HERE / "cfn"))[0] == 2  # no change policies
+
+
+@needs_opa
+def test_the_readme_policy_rejects_the_plans_bucket(tmp_path: Path) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    start = readme.index("package changes.buckets")
+    (tmp_path / "buckets.rego").write_text(readme[start : readme.index("```", start)])
+    report = diff_plan_file(PLAN, [tmp_path])
+    rejected = [c.id for c in report.changes if report.decision(c) == "reject"]
+    assert rejected == ["replace:aws_s3_bucket:aws_s3_bucket.data"]
