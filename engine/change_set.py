@@ -33,7 +33,7 @@ from typing import Any
 
 from engine import values
 from engine.cfn_replacement import replacement_properties
-from engine.loaders.loaded import ResolvedReference
+from engine.loaders.loaded import CONTAINS_KIND, DEPENDENCY_KINDS, ResolvedReference
 from engine.state import State
 
 OPERATIONS = ("remove", "insert", "rename", "replace", "update", "move")
@@ -406,6 +406,8 @@ def finish(changes: list[Change], new: Side) -> list[Change]:
         source = (ref.source_type, ref.source_key)
         if target not in replaced or source in gone or source == target:
             continue
+        if ref.kind in DEPENDENCY_KINDS or ref.kind == CONTAINS_KIND or not ref.attribute:
+            continue  # no property reads the target's value
         if (*source, ref.attribute) in updated:
             continue
         attributes = new.resources.get(source)

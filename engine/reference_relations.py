@@ -92,8 +92,15 @@ def merge(declared: list[Relation], derived: list[Relation]) -> list[Relation]:
 def derived_relations(table: ResourceTable, wanted: frozenset[str] | None = None) -> list[Relation]:
     """The derived relations of the table's State (only those in ``wanted``, when given)."""
     state = table.state
+    references = [
+        r
+        for r in state.references
+        if wanted is None or any(name in wanted for name in relation_names(r))
+    ]
+    if not references:
+        return []
     numbers = {
         (rtype, state.resources[rtype][pos].key): n for n, (rtype, pos) in enumerate(table.places)
     }
-    relations = reference_relations(state.references, numbers)
+    relations = reference_relations(references, numbers)
     return [r for r in relations if wanted is None or r.name in wanted]

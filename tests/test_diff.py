@@ -249,3 +249,39 @@ def test_the_readme_policy_rejects_the_plans_bucket(tmp_path: Path) -> None:
     report = diff_plan_file(PLAN, [tmp_path])
     rejected = [c.id for c in report.changes if report.decision(c) == "reject"]
     assert rejected == ["replace:aws_s3_bucket:aws_s3_bucket.data"]
+
+
+ARM = Path(__file__).parent / "reference_relations" / "inputs" / "arm" / "template.json"
+K8S = Path(__file__).parent / "reference_relations" / "inputs" / "k8s"
+
+
+def test_arm_child_renamed_without_propagating_through_contains(tmp_path: Path) -> None:
+    """A replaced child resource: its parent (``contains``) and dependents
+    (``dependsOn``) read no value of it, so nothing is possibly changed."""
+    new = tmp_path / "template.json"
+    text = ARM.read_text().replace('"allow-https"', '"allow-https-v2"')
+    new.write_text(text.replace('"priority": 100', '"priority": 110'))
+    report = diff_inputs(ARM, new)
+    rule = "Microsoft.Network/networkSecurityGroups/securityRules"
+    assert [(c.operation, c.path) for c in report.changes] == [
+        ("rename", None),
+        ("replace", None),
+        ("update", ("name",)),
+        ("update", ("properties", "priority")),
+    ]
+    assert {c.resource_type for c in report.changes} == {rule}
+    assert report.changes[0].old_id == f"{rule}/web-nsg/allow-https"
+
+
+def test_kubernetes_manifests_are_matched_by_namespace_and_name(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    text = (K8S / "app.yaml").read_text()
+    (old / "app.yaml").write_text(text)
+    (new / "app.yaml").write_text(text.replace("nginx:1.27", "nginx:1.28"))
+    report = diff_inputs(old, new)
+    assert [(c.resource_type, c.resource_id, c.path) for c in report.changes] == [
+        ("Deployment", "shop.web", ("spec", "template", "spec", "containers", 0, "image")),
+        ("ReplicaSet", "shop.web-5d8f", ("spec", "template", "spec", "containers", 0, "image")),
+    ]
