@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example bench bench-relations bench-loaders clean-cache
+.PHONY: setup opa test lint example bench bench-relations bench-loaders bench-diff clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -34,6 +34,9 @@ bench-relations: setup
 
 bench-loaders: setup
 	$(BIN)/python bench/bench_loaders.py
+
+bench-diff: setup
+	$(BIN)/python bench/bench_diff.py
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native

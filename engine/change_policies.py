@@ -17,13 +17,14 @@ from typing import Any
 
 from engine import values
 from engine.compiler import CompileError, compile_policy
-from engine.rego_outline import outline
+from engine.rego_outline import outline, string_literals
 from engine.rule_set import (
     DISPATCH_FILE,
     RELATIONS_ENTRYPOINT,
     data_ref,
     dispatch_module,
     relation_files,
+    shipped_relations_named,
     with_shipped_library,
 )
 from engine.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
@@ -164,7 +165,20 @@ def evaluate_policies(
     except CompileError as exc:
         out.errors += [str(m) for m in exc.errors]
         return out
-    api = SnykApi(RelationSetup(RELATIONS_ENTRYPOINT, relation_files(full.rego_files)))
+    # Like a scan, resolve only the shipped and derived relations (and supertypes)
+    # that the policies name literally.
+    shipped = {f.display for f in full.rego_files if f.display.startswith("<shipped>/")}
+    literals = frozenset().union(
+        *(string_literals(f.text) for f in full.rego_files if f.display not in shipped)
+    )
+    api = SnykApi(
+        RelationSetup(
+            RELATIONS_ENTRYPOINT,
+            relation_files(full.rego_files),
+            shipped_relations_named(full.rego_files, shipped),
+            literals,
+        )
+    )
     api.input_document = False
     limits = limits or Limits()
 

@@ -290,11 +290,23 @@ def _pair_renames(
     new: Side,
     threshold: float,
 ) -> list[tuple[tuple[str, str], tuple[str, str], float]]:
-    """Greedy pairs of a removed and an inserted resource of one type, most similar first."""
+    """Greedy pairs of a removed and an inserted resource of one type, most
+    similar first. Types with more than ``_MAX_PAIRINGS`` candidate pairs pair
+    only resources with equal attributes."""
     candidates = []
-    for o in removed:
-        for n in inserted:
-            if o[0] == n[0]:
+    for rtype in sorted({t for t, _ in removed}):
+        olds = [o for o in removed if o[0] == rtype]
+        news = [n for n in inserted if n[0] == rtype]
+        if len(olds) * len(news) > _MAX_PAIRINGS:
+            by_value: dict[Any, list[tuple[str, str]]] = {}
+            for n in news:
+                by_value.setdefault(values.freeze(new.resources[n]), []).append(n)
+            for o in olds:
+                for n in by_value.get(values.freeze(old.resources[o]), ()):
+                    candidates.append((-1.0, o, n))
+            continue
+        for o in olds:
+            for n in news:
                 score = similarity(old.resources[o], new.resources[n])
                 if score >= threshold:
                     candidates.append((-score, o, n))

@@ -54,8 +54,20 @@ class DiffReport:
     verdicts: PolicyVerdicts | None = None
     """None when no policies were given."""
     errors: list[str] = field(default_factory=list)
-    locations: dict[str, SourceLocation] = field(default_factory=dict)
-    """Change id → where the change is (the new input; the old one for a removal)."""
+    old_state: State | None = field(default=None, repr=False)
+    new_state: State | None = field(default=None, repr=False)
+    _locations: dict[str, SourceLocation] | None = field(default=None, repr=False)
+
+    def locations(self) -> dict[str, SourceLocation]:
+        """Change id → where the change is (the new input; the old one for a
+        removal); computed on first use (YAML source maps are costly)."""
+        if self._locations is None:
+            self._locations = (
+                _locate(self.changes, self.old_state, self.new_state)
+                if self.new_state is not None
+                else {}
+            )
+        return self._locations
 
     def verdicts_of(self, change: Change) -> list[Verdict]:
         """The verdicts the policies gave ``change``."""
@@ -158,7 +170,7 @@ class DiffReport:
                     "decision": self.decision(change),
                 },
             }
-            location = self.locations.get(change.id)
+            location = self.locations().get(change.id)
             if location is not None:
                 result["locations"] = [
                     {
@@ -281,8 +293,9 @@ def diff_inputs(
             "compare two versions of one kind of input"
         )
     changes = diff_sides(side_of(old), side_of(new), rename_threshold=rename_threshold)
-    report = DiffReport(display_path(old_path), display_path(new_path), changes)
-    report.locations = _locate(changes, old, new)
+    report = DiffReport(
+        display_path(old_path), display_path(new_path), changes, old_state=old, new_state=new
+    )
     return _judge(report, rule_paths or [], new, limits)
 
 
@@ -340,6 +353,5 @@ def diff_plan_file(
     planned = planned_changes(doc)
     new = _one_state(plan_path, LoadOptions(input_type="tf_plan"))
     changes = diff_plan(planned, side_of(new))
-    report = DiffReport(None, display_path(plan_path), changes)
-    report.locations = _locate(changes, None, new)
+    report = DiffReport(None, display_path(plan_path), changes, new_state=new)
     return _judge(report, rule_paths or [], new, limits)

@@ -285,3 +285,15 @@ def test_kubernetes_manifests_are_matched_by_namespace_and_name(tmp_path: Path) 
         ("Deployment", "shop.web", ("spec", "template", "spec", "containers", 0, "image")),
         ("ReplicaSet", "shop.web-5d8f", ("spec", "template", "spec", "containers", 0, "image")),
     ]
+
+
+def test_many_rename_candidates_pair_only_equal_attributes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import engine.change_set as change_set
+
+    monkeypatch.setattr(change_set, "_MAX_PAIRINGS", 0)
+    old = _side("cfn", {("T", "a"): {"x": 1, "y": "same"}, ("T", "b"): {"x": 2, "y": "same"}})
+    new = _side("cfn", {("T", "c"): {"x": 1, "y": "same"}, ("T", "d"): {"x": 3, "y": "same"}})
+    ops = [(c.operation, c.resource_id) for c in diff_sides(old, new)]
+    assert ops == [("remove", "b"), ("rename", "c"), ("replace", "c"), ("insert", "d")]
