@@ -347,10 +347,20 @@ def diff_plan_file(
     Raises :class:`DiffError` when the plan cannot be read.
     """
     try:
-        doc = json.loads(plan_path.read_bytes())
-    except (OSError, ValueError) as exc:
+        raw = plan_path.read_bytes()
+    except OSError as exc:
+        raise DiffError(f"{plan_path}: {exc.strerror or exc}") from None
+    try:
+        doc = json.loads(raw)
+    except ValueError as exc:
+        raise DiffError(
+            f"{plan_path}: not a Terraform plan in JSON ({exc}); "
+            "give `terraform show -json PLAN`, or OLD NEW to compare two inputs"
+        ) from None
+    try:
+        planned = planned_changes(doc)
+    except DiffError as exc:
         raise DiffError(f"{plan_path}: {exc}") from None
-    planned = planned_changes(doc)
     new = _one_state(plan_path, LoadOptions(input_type="tf_plan"))
     changes = diff_plan(planned, side_of(new))
     report = DiffReport(None, display_path(plan_path), changes, new_state=new)

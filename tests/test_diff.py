@@ -297,3 +297,13 @@ def test_many_rename_candidates_pair_only_equal_attributes(
     new = _side("cfn", {("T", "c"): {"x": 1, "y": "same"}, ("T", "d"): {"x": 3, "y": "same"}})
     ops = [(c.operation, c.resource_id) for c in diff_sides(old, new)]
     assert ops == [("remove", "b"), ("rename", "c"), ("replace", "c"), ("insert", "d")]
+
+
+def test_one_path_must_be_a_plan(tmp_path: Path) -> None:
+    with pytest.raises(DiffError, match="not a Terraform plan in JSON"):
+        diff_plan_file(CFN_OLD)
+    with pytest.raises(DiffError, match="No such file"):
+        diff_plan_file(tmp_path / "missing.json")
+    (tmp_path / "state.json").write_text('{"format_version": "1.0", "values": {}}')
+    with pytest.raises(DiffError, match="resource_changes"):
+        diff_plan_file(tmp_path / "state.json")
