@@ -164,7 +164,7 @@ class RuleEvaluator:
             run.errors.append(f"{where}: {exc}")
             self._recover()
         if statics.single:
-            self.api.requested.add(statics.resource_type)
+            self.api.note_requested(statics.resource_type)
         run.resource_types = sorted(self.api.requested)
         return run
 

@@ -280,6 +280,11 @@ class SnykApi:
         """Start recording the resource types a new rule asks for."""
         self.requested = set()
 
+    def note_requested(self, resource_type: str) -> None:
+        """Record that the current rule asks for ``resource_type`` (a supertype:
+        the State's types it covers)."""
+        self.requested.update(self._groups.get(resource_type, (resource_type,)))
+
     def _query(self, instance: PolicyInstance, query_addr: int) -> int:
         query: Any = instance.to_python(query_addr)
         if not isinstance(query, dict):
@@ -287,7 +292,7 @@ class SnykApi:
         rtype = query.get("resource_type")
         if not isinstance(rtype, str):
             return self._empty
-        self.requested.update(self._groups.get(rtype, (rtype,)))
+        self.note_requested(rtype)
         scope = query.get("scope") or {}
         state_scope = self.state.scope if self.state is not None else {}
         if isinstance(scope, dict) and any(state_scope.get(k) != v for k, v in scope.items()):

@@ -81,3 +81,10 @@ def members(direct: Mapping[str, set[str]], present: Iterable[str]) -> dict[str,
         for ancestor in ancestors(direct, rtype):
             covered.setdefault(ancestor, set()).add(rtype)
     return {name: sorted(types) for name, types in sorted(covered.items()) if types != {name}}
+
+
+def covered_types(input_type: str, present: list[str], resource_type: str) -> list[str]:
+    """The present types a query for ``resource_type`` returns, in order (the
+    order of :meth:`engine.snyk_api.SnykApi` query answers)."""
+    direct = supertypes_for(load(), input_type)
+    return members(direct, present).get(resource_type, [resource_type])

@@ -108,3 +108,17 @@ def test_supertype_queries_in_a_scan_match_test_mode() -> None:
     # name asked for when no type of the input is one: "workload" on Terraform).
     assert types == ["ConfigMap", "Deployment", "ReplicaSet", "aws_alb", "aws_lb", "workload"]
     assert rows == _test_mode_rows()
+
+
+@needs_opa
+def test_single_resource_rules_may_target_a_supertype() -> None:
+    report = scan([K8S], [HERE / "type_hierarchy" / "single.rego"])
+    assert report.errors == []
+    (rule,) = report.inputs[0].rule_results
+    assert rule.resource_types == ["Deployment", "ReplicaSet"]
+    assert [(r.resource_type, r.resource_id, r.passed, r.message) for r in rule.results] == [
+        ("Deployment", "batch", False, "Deployment batch: container batch has no limits"),
+        ("Deployment", "web", False, "Deployment web: container web has no limits"),
+        ("ReplicaSet", "orphan", False, "ReplicaSet orphan: container orphan has no limits"),
+        ("ReplicaSet", "web-5d8f", False, "ReplicaSet web-5d8f: container web has no limits"),
+    ]
