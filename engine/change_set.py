@@ -28,7 +28,7 @@ from __future__ import annotations
 import difflib
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import values
@@ -274,6 +274,8 @@ class PlannedChange:
     after: Any
     previous_address: str | None = None
     replace_paths: tuple[Path, ...] = ()
+    after_unknown: Any = None
+    """Terraform's ``after_unknown``: ``true`` where a value is known only after apply."""
 
 
 def _property_changes(resource_type: str, key: str, old: Any, new: Any) -> list[Change]:
@@ -394,7 +396,12 @@ def diff_plan(planned: list[PlannedChange], new: Side) -> list[Change]:
         elif actions == {"delete"}:
             changes.append(Change("remove", p.resource_type, p.address, old=p.before))
         elif actions >= {"create", "delete"} or actions == {"update"}:
-            changes += _property_changes(p.resource_type, p.address, p.before, p.after)
+            changes += [
+                replace(c, reason="known after apply")
+                if c.path is not None and _unknown_at(p.after_unknown, c.path)
+                else c
+                for c in _property_changes(p.resource_type, p.address, p.before, p.after)
+            ]
             if actions >= {"create", "delete"}:
                 paths = ", ".join(".".join(str(s) for s in path) for path in p.replace_paths)
                 order = (
@@ -403,6 +410,20 @@ def diff_plan(planned: list[PlannedChange], new: Side) -> list[Change]:
                 reason = f"{order}" + (f" (changing {paths} forces it)" if paths else "")
                 changes.append(Change("replace", p.resource_type, p.address, reason=reason))
     return finish(changes, new)
+
+
+def _unknown_at(unknown: Any, path: Path) -> bool:
+    """Whether ``after_unknown`` marks ``path`` (or a value containing it) unknown."""
+    for step in path:
+        if unknown is True:
+            return True
+        if isinstance(step, str) and isinstance(unknown, dict):
+            unknown = unknown.get(step)
+        elif isinstance(step, int) and isinstance(unknown, list) and 0 <= step < len(unknown):
+            unknown = unknown[step]
+        else:
+            return False
+    return unknown is True
 
 
 def finish(changes: list[Change], new: Side) -> list[Change]:

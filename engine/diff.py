@@ -218,6 +218,8 @@ def _short(value: Any) -> str:
 def _detail(change: Change) -> str:
     if change.operation == "update":
         note = " (possibly)" if change.possible else ""
+        if change.reason == "known after apply":
+            note = " (known after apply)"
         return f": {_short(change.old)} -> {_short(change.new)}{note}"
     if change.operation == "move":
         return f": moved from index {change.old}"
@@ -330,6 +332,7 @@ def planned_changes(doc: Any) -> list[PlannedChange]:
                 tuple(tuple(p) for p in paths if isinstance(p, list))
                 if isinstance(paths, list)
                 else (),
+                change.get("after_unknown"),
             )
         )
     return out

@@ -307,3 +307,18 @@ def test_one_path_must_be_a_plan(tmp_path: Path) -> None:
     (tmp_path / "state.json").write_text('{"format_version": "1.0", "values": {}}')
     with pytest.raises(DiffError, match="resource_changes"):
         diff_plan_file(tmp_path / "state.json")
+
+
+def test_plan_values_known_after_apply_are_marked() -> None:
+    planned = [
+        PlannedChange(
+            "t", "t.a", ("update",), {"id": "x", "tags": {"a": "1"}, "n": [1]},
+            {"tags": {"a": "2"}, "n": [2]}, None, (), {"id": True, "n": [True]},
+        )
+    ]  # fmt: skip
+    changes = diff_plan(planned, _side("tf_plan", {}))
+    assert [(c.path, c.new, c.reason) for c in changes] == [
+        (("id",), None, "known after apply"),
+        (("n", 0), 2, "known after apply"),
+        (("tags", "a"), "2", None),
+    ]
