@@ -324,6 +324,30 @@ def _pair_renames(
     return pairs
 
 
+def _renamed(
+    renames: list[tuple[tuple[str, str], tuple[str, str], float]],
+    old: Mapping[tuple[str, str], Any],
+    new: Mapping[tuple[str, str], Any],
+) -> list[Change]:
+    """Each rename, the replacement it makes, and its property changes."""
+    changes = []
+    for (rtype, old_key), (_, new_key), score in renames:
+        changes.append(
+            Change(
+                "rename",
+                rtype,
+                new_key,
+                old_id=old_key,
+                reason=f"attributes {score:.0%} similar",
+            )
+        )
+        changes.append(
+            Change("replace", rtype, new_key, reason=f"renamed from {old_key}: a new resource")
+        )
+        changes += _property_changes(rtype, new_key, old[(rtype, old_key)], new[(rtype, new_key)])
+    return changes
+
+
 def diff_sides(old: Side, new: Side, *, rename_threshold: float = RENAME_THRESHOLD) -> list[Change]:
     """The changes from ``old`` to ``new`` (two versions of a template, a
     configuration or a set of manifests), propagated and sorted."""
@@ -343,22 +367,7 @@ def diff_sides(old: Side, new: Side, *, rename_threshold: float = RENAME_THRESHO
         for t, k in inserted
         if (t, k) not in renamed_new
     ]
-    for (rtype, old_key), (_, new_key), score in renames:
-        changes.append(
-            Change(
-                "rename",
-                rtype,
-                new_key,
-                old_id=old_key,
-                reason=f"attributes {score:.0%} similar",
-            )
-        )
-        changes.append(
-            Change("replace", rtype, new_key, reason=f"renamed from {old_key}: a new resource")
-        )
-        changes += _property_changes(
-            rtype, new_key, old.resources[(rtype, old_key)], new.resources[(rtype, new_key)]
-        )
+    changes += _renamed(renames, old.resources, new.resources)
     for key in sorted(k for k in old.resources if k in new.resources):
         rtype, rkey = key
         updates = _property_changes(rtype, rkey, old.resources[key], new.resources[key])
@@ -378,13 +387,28 @@ def diff_sides(old: Side, new: Side, *, rename_threshold: float = RENAME_THRESHO
     return finish(changes, new)
 
 
-def diff_plan(planned: list[PlannedChange], new: Side) -> list[Change]:
+def diff_plan(
+    planned: list[PlannedChange], new: Side, *, rename_threshold: float = RENAME_THRESHOLD
+) -> list[Change]:
     """The changes a Terraform plan's ``resource_changes`` describe, propagated
     over the planned values' references (``new``)."""
     changes: list[Change] = []
+    # A delete and a create of one type with similar attributes: a rename
+    # without a moved block, which Terraform carries out as a replacement.
+    deleted = {(p.resource_type, p.address): p.before for p in planned if p.actions == ("delete",)}
+    created = {(p.resource_type, p.address): p.after for p in planned if p.actions == ("create",)}
+    renames = _pair_renames(
+        sorted(deleted),
+        sorted(created),
+        Side("tf_plan", deleted),
+        Side("tf_plan", created),
+        rename_threshold,
+    )
+    paired = {o for o, _, _ in renames} | {n for _, n, _ in renames}
+    changes += _renamed(renames, deleted, created)
     for p in planned:
         actions = set(p.actions)
-        if p.actions == ("read",) or not actions:
+        if p.actions == ("read",) or not actions or (p.resource_type, p.address) in paired:
             continue
         if p.previous_address and p.previous_address != p.address:
             changes.append(

@@ -391,7 +391,9 @@ def diff_command(
                 paths[0], paths[1], rules or [], rename_threshold=rename_threshold, limits=limits
             )
         else:
-            report = diff_plan_file(paths[0], rules or [], limits=limits)
+            report = diff_plan_file(
+                paths[0], rules or [], rename_threshold=rename_threshold, limits=limits
+            )
     except (DiffError, CompileError, OpaNotFound) as exc:
         if _DEBUG:
             raise

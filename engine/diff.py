@@ -342,6 +342,7 @@ def diff_plan_file(
     plan_path: Path,
     rule_paths: list[Path] | None = None,
     *,
+    rename_threshold: float = RENAME_THRESHOLD,
     limits: Limits | None = None,
 ) -> DiffReport:
     """The changes a Terraform plan makes, judged by the change policies below
@@ -365,6 +366,6 @@ def diff_plan_file(
     except DiffError as exc:
         raise DiffError(f"{plan_path}: {exc}") from None
     new = _one_state(plan_path, LoadOptions(input_type="tf_plan"))
-    changes = diff_plan(planned, side_of(new))
+    changes = diff_plan(planned, side_of(new), rename_threshold=rename_threshold)
     report = DiffReport(None, display_path(plan_path), changes, new_state=new)
     return _judge(report, rule_paths or [], new, limits)

@@ -112,7 +112,7 @@ def test_cloudformation_replacement_properties_replace_and_propagate() -> None:
 def test_plan_actions_become_operations() -> None:
     planned = [
         PlannedChange("t", "t.new", ("create",), None, {"a": 1}),
-        PlannedChange("t", "t.gone", ("delete",), {"a": 1}, None),
+        PlannedChange("t", "t.gone", ("delete",), {"b": "zzz"}, None),  # unlike t.new
         PlannedChange("t", "t.same", ("no-op",), {"a": 1}, {"a": 1}),
         PlannedChange("t", "t.moved", ("no-op",), {"a": 1}, {"a": 1}, "t.old"),
         PlannedChange("t", "t.cbd", ("create", "delete"), {"a": 1}, {"a": 2}, None, (("a",),)),
@@ -176,8 +176,18 @@ def test_terraform_plan_with_policies() -> None:
     _golden(HERE / "tf_plan" / "expected.json", report.to_json() + b"\n")
     _golden(HERE / "tf_plan" / "expected.txt", report.to_table())
     replaced = [c for c in report.changes if c.operation == "replace"]
-    assert [(c.resource_id, report.decision(c)) for c in replaced] == [
-        ("aws_s3_bucket.data", "reject")
+    assert [(c.resource_id, report.decision(c), c.reason) for c in replaced] == [
+        (
+            "aws_cloudwatch_log_group.application",
+            None,
+            "renamed from aws_cloudwatch_log_group.app: a new resource",
+        ),
+        ("aws_s3_bucket.data", "reject", "destroy and create (changing bucket forces it)"),
+    ]
+    renamed = [(c.old_id, c.resource_id) for c in report.changes if c.operation == "rename"]
+    assert renamed == [
+        ("aws_cloudwatch_log_group.app", "aws_cloudwatch_log_group.application"),
+        ("aws_iam_role.service", "aws_iam_role.app"),  # a moved block: not replaced
     ]
     propagated = [c for c in report.changes if c.possible]
     assert [(c.resource_id, c.path) for c in propagated] == [
