@@ -441,12 +441,7 @@ def _unknown_at(unknown: Any, path: Path) -> bool:
     for step in path:
         if unknown is True:
             return True
-        if isinstance(step, str) and isinstance(unknown, dict):
-            unknown = unknown.get(step)
-        elif isinstance(step, int) and isinstance(unknown, list) and 0 <= step < len(unknown):
-            unknown = unknown[step]
-        else:
-            return False
+        unknown = _child(unknown, step)
     return unknown is True
 
 
@@ -487,12 +482,16 @@ def finish(changes: list[Change], new: Side) -> list[Change]:
     return sorted(changes + list(propagated.values()), key=Change.sort_key)
 
 
+def _child(value: Any, step: str | int) -> Any:
+    """The member or element ``step`` of ``value``; None when it has none."""
+    if isinstance(step, str) and isinstance(value, dict):
+        return value.get(step)
+    if isinstance(step, int) and isinstance(value, list) and 0 <= step < len(value):
+        return value[step]
+    return None
+
+
 def _value_at(value: Any, path: Path) -> Any:
     for step in path:
-        if isinstance(step, str) and isinstance(value, dict):
-            value = value.get(step)
-        elif isinstance(step, int) and isinstance(value, list) and 0 <= step < len(value):
-            value = value[step]
-        else:
-            return None
+        value = _child(value, step)
     return value
