@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example bench bench-relations bench-loaders bench-test clean-cache
+.PHONY: setup opa test lint example bench bench-relations bench-loaders bench-test bench-diff clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -37,6 +37,8 @@ bench-loaders: setup
 
 bench-test: setup
 	$(BIN)/python bench/bench_test.py
+bench-diff: setup
+	$(BIN)/python bench/bench_diff.py
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native

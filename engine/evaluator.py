@@ -84,6 +84,7 @@ class RuleEvaluator:
                 RELATIONS_ENTRYPOINT,
                 rule_set.relation_files,
                 None if all_relations else rule_set.shipped_relations_named,
+                None if all_relations else rule_set.user_literals,
             )
         )
         self._state: State | None = None
@@ -163,7 +164,7 @@ class RuleEvaluator:
             run.errors.append(f"{where}: {exc}")
             self._recover()
         if statics.single:
-            self.api.requested.add(statics.resource_type)
+            self.api.note_requested(statics.resource_type)
         run.resource_types = sorted(self.api.requested)
         return run
 

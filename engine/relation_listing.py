@@ -19,6 +19,7 @@ from typing import Any
 from engine import values
 from engine.evaluator import RuleEvaluator
 from engine.inputs import load_inputs
+from engine.reference_relations import DERIVED_FILE
 from engine.relations import RelationFiles, follows_naming_convention
 from engine.rule_set import compile_rule_set
 from engine.snyk_api import InputRelations
@@ -149,14 +150,29 @@ def list_relations(
         _collect(by_name, relations, rule_set.relation_files, input_name, with_edges)
     listing.relations = [by_name[n] for n in sorted(by_name)]
     for relation in listing.relations:
-        if not relation.shipped and not follows_naming_convention(
-            relation.name, relation.left_types
+        if (
+            not relation.shipped
+            and DERIVED_FILE not in relation.defined_in
+            and not follows_naming_convention(relation.name, relation.left_types)
         ):
             listing.warnings.append(
                 f"relation {relation.name!r} ({', '.join(relation.defined_in)}) does not follow "
                 "the naming convention: <left type>.<attribute>, or a resource type"
             )
     return listing
+
+
+def _defined_in(relations: InputRelations, files: RelationFiles, name: str) -> tuple[str, ...]:
+    """Files declaring ``name``, and :data:`DERIVED_FILE` when references make it."""
+    declared = relations.declared
+    derived = name in declared.derived_names
+    declares = any(name in names for names in files.user.values()) or (
+        name in declared.shipped_names
+    )
+    if derived and not declares:
+        return (DERIVED_FILE,)
+    found = files.defined_in(name, name in declared.shipped_names)
+    return (*found, DERIVED_FILE) if derived else found
 
 
 def _collect(
@@ -171,8 +187,12 @@ def _collect(
         shipped = relation.name in relations.declared.shipped_names
         listed = by_name.setdefault(
             relation.name,
-            ListedRelation(relation.name, files.defined_in(relation.name, shipped), shipped),
+            ListedRelation(relation.name, _defined_in(relations, files, relation.name), shipped),
         )
+        if relation.name in relations.declared.derived_names and DERIVED_FILE not in (
+            listed.defined_in
+        ):
+            listed.defined_in = _defined_in(relations, files, relation.name)
         listed.left_types |= relation.left_types
         if input_name is None:
             continue

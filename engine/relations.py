@@ -140,6 +140,8 @@ class DeclaredRelations:
     relations: list[Relation]
     shipped_names: frozenset[str]
     problems: list[RelationProblem]
+    derived_names: frozenset[str] = frozenset()
+    """Relations (also) derived from the loaders' references (:mod:`engine.reference_relations`)."""
 
 
 class _Decoder:

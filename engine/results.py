@@ -20,6 +20,7 @@ from engine.evaluator import RuleRun
 from engine.rule_metadata import RuleMetadata
 from engine.source_map import AttributePath, SourceLocation
 from engine.state import Resource, State
+from engine.type_hierarchy import covered_types
 
 ResourceKey = tuple[str, str, str]
 """(namespace, type, id) of a resource."""
@@ -394,7 +395,9 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
     out = _ResultSet(index)
     judgement = run.rule.judgement
     if run.statics.single:
-        for position, resource in enumerate(state.resources.get(run.statics.resource_type, ())):
+        covered = covered_types(state.input_type, state.resource_types, run.statics.resource_type)
+        resources = [r for t in covered for r in state.resources.get(t, ())]
+        for position, resource in enumerate(resources):
             key = (resource.namespace, resource.type, resource.id)
             defined = position in run.per_resource
             value = run.per_resource.get(position)

@@ -102,6 +102,8 @@ class CompiledRuleSet:
     shipped_relations_named: frozenset[str] = frozenset()
     """Shipped relations whose names user modules write as string literals: the
     only ones a rule can ask for (rules name relations literally)."""
+    user_literals: frozenset[str] = frozenset()
+    """Every string literal of the user modules (the reference relations a rule can ask for)."""
 
     def entrypoint(self, rule_index: int, kind: str) -> str:
         """The entrypoint of rule ``rule_index``: kind is static, multi or single."""
@@ -337,6 +339,9 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             relation_files(files),
             input_readers(f for f in files if f.display not in shipped),
             shipped_relations_named(files, shipped),
+            frozenset().union(
+                *(string_literals(f.text) for f in files if f.display not in shipped)
+            ),
         )
     raise CompileError(
         [CompileMessage(f"rules still fail to compile after setting aside {len(excluded)} files")]

@@ -23,8 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import values
+from engine import type_hierarchy, values
 from engine.collector import collector_paused
+from engine.reference_relations import derived_relations
+from engine.reference_relations import merge as merge_derived
 from engine.relation_index import RelationIndex, build_index
 from engine.relations import (
     DeclaredRelations,
@@ -47,6 +49,8 @@ class RelationSetup:
     files: RelationFiles = field(default_factory=RelationFiles)
     shipped_wanted: frozenset[str] | None = None
     """Shipped relations to resolve (None: all); the others are skipped."""
+    derived_wanted: frozenset[str] | None = None
+    """Reference relations to derive (None: all); the others are skipped."""
 
 
 @dataclass
@@ -140,6 +144,9 @@ class SnykApi:
         self.relations: InputRelations | None = None
         """The current input's relations (None without a State or relations)."""
         self._by_type: dict[str, int] = {}
+        self._groups: dict[str, list[str]] = {}
+        """Types with subtypes in the State (:mod:`engine.type_hierarchy`) → those types."""
+        self._by_group: dict[str, int] = {}
         self.data_addr = 0
         """The current input's data document (static data, relation index, resources)."""
         self._empty = 0
@@ -172,7 +179,7 @@ class SnykApi:
         self.state = state
         if state is None:
             addrs = instance.set_input(None, resident=[b"[]", b'""', b"set()"])
-            self._by_type = {}
+            self._by_type, self._groups, self._by_group = {}, {}, {}
             self._empty, self._input_type, self._resource_types = addrs
             return
         types = state.resource_types
@@ -183,6 +190,11 @@ class SnykApi:
         )
         # A loaded State holds no infinite or NaN number (engine.inputs refuses them).
         docs = [values.dumps(objects[t], finite=True) for t in types]
+        groups = self._type_groups(state)
+        docs += [
+            values.dumps([o for t in group for o in objects[t]], finite=True)
+            for group in groups.values()
+        ]
         docs += [
             b"[]",
             values.dumps(state.input_type),
@@ -191,11 +203,21 @@ class SnykApi:
         document = values.dumps(state.document, finite=True) if self.input_document else b"{}"
         addrs = instance.set_input(document, resident=docs)
         self._by_type = dict(zip(types, addrs, strict=False))
+        self._groups = groups
+        self._by_group = dict(zip(groups, addrs[len(types) :], strict=False))
         self._empty, self._input_type, self._resource_types = addrs[-3:]
         if self.relations is None:
             with collector_paused():
                 self.relations = self._evaluate_relations(instance, state, objects)
         self._inject(instance)
+
+    def _type_groups(self, state: State) -> dict[str, list[str]]:
+        """The State's types grouped under the supertypes rules may ask for (the
+        names they write literally; all when relations are listed)."""
+        direct = type_hierarchy.supertypes_for(type_hierarchy.load(), state.input_type)
+        groups = type_hierarchy.members(direct, state.resource_types)
+        wanted = self.relation_setup.derived_wanted
+        return {n: g for n, g in groups.items() if wanted is None or n in wanted}
 
     def _evaluate_relations(
         self, instance: PolicyInstance, state: State, objects: dict[str, list[dict[str, Any]]]
@@ -229,6 +251,10 @@ class SnykApi:
             setup.files,
             setup.shipped_wanted,
         )
+        derived = derived_relations(table, setup.derived_wanted)
+        if derived:
+            declared.relations = merge_derived(declared.relations, derived)
+            declared.derived_names = frozenset(r.name for r in derived)
         index = build_index(declared.relations)
         return InputRelations(table, declared, index, index_document(index, table))
 
@@ -254,6 +280,11 @@ class SnykApi:
         """Start recording the resource types a new rule asks for."""
         self.requested = set()
 
+    def note_requested(self, resource_type: str) -> None:
+        """Record that the current rule asks for ``resource_type`` (a supertype:
+        the State's types it covers)."""
+        self.requested.update(self._groups.get(resource_type, (resource_type,)))
+
     def _query(self, instance: PolicyInstance, query_addr: int) -> int:
         query: Any = instance.to_python(query_addr)
         if not isinstance(query, dict):
@@ -261,12 +292,12 @@ class SnykApi:
         rtype = query.get("resource_type")
         if not isinstance(rtype, str):
             return self._empty
-        self.requested.add(rtype)
+        self.note_requested(rtype)
         scope = query.get("scope") or {}
         state_scope = self.state.scope if self.state is not None else {}
         if isinstance(scope, dict) and any(state_scope.get(k) != v for k, v in scope.items()):
             return self._empty
-        return self._by_type.get(rtype, self._empty)
+        return self._by_group.get(rtype) or self._by_type.get(rtype, self._empty)
 
     def _get_input_type(self, _instance: PolicyInstance) -> int:
         return self._input_type

@@ -202,7 +202,13 @@ def test_references_are_recorded_for_present_resources_only() -> None:
     assert evaluator.evaluate(value, SITE) == "Bucket/Gone"
     assert evaluator.references == [
         ResolvedReference(
-            "AWS::S3::BucketPolicy", "Policy", ("Bucket",), "AWS::S3::Bucket", "Bucket", "Arn"
+            "AWS::S3::BucketPolicy",
+            "Policy",
+            ("Bucket",),
+            "AWS::S3::Bucket",
+            "Bucket",
+            "Arn",
+            "Sub",
         )
     ]
 

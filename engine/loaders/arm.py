@@ -35,7 +35,14 @@ from engine.loaders.arm_expressions import (
     TemplateScope,
     plain,
 )
-from engine.loaders.loaded import LoadedState, LoaderError, resource_entry, state_document
+from engine.loaders.loaded import (
+    CONTAINS_KIND,
+    LoadedState,
+    LoaderError,
+    ResolvedReference,
+    resource_entry,
+    state_document,
+)
 from engine.source_map import DocumentPath, DocumentSourceMap
 
 INPUT_TYPE = "arm"
@@ -78,6 +85,8 @@ class _Instance:
     body: dict[str, Any]
     loops: Loops
     document_path: DocumentPath
+    parent: _Instance | None = None
+    """The resource this one is nested in, in the template."""
 
     @property
     def key(self) -> str:
@@ -156,6 +165,7 @@ def _instances(
                 resource,
                 at,
                 path,
+                parent,
             )
             yield instance
             children = resource.get("resources")
@@ -174,6 +184,52 @@ def _unique(instances: list[_Instance]) -> list[tuple[str, _Instance]]:
         seen[folded] = seen.get(folded, 0) + 1
         keyed.append((key if seen[folded] == 1 else f"{key}#{seen[folded]}", instance))
     return keyed
+
+
+def _structure(evaluator: Evaluator, keyed: list[tuple[str, _Instance]]) -> list[ResolvedReference]:
+    """Each child resource ``contains``-related to its parent, and each resource
+    to what its ``dependsOn`` names (a ``resourceId()``, a key or a unique name)."""
+    key_of = {id(instance): key for key, instance in keyed}
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for key, instance in keyed:
+        by_name.setdefault(instance.name_text.casefold(), []).append((instance.resource_type, key))
+    found: list[ResolvedReference] = []
+    for key, instance in keyed:
+        parent = instance.parent
+        if parent is not None and id(parent) in key_of:
+            found.append(
+                ResolvedReference(
+                    parent.resource_type,
+                    key_of[id(parent)],
+                    (),
+                    instance.resource_type,
+                    key,
+                    None,
+                    CONTAINS_KIND,
+                )
+            )
+        depends = instance.body.get("dependsOn")
+        for i, written in enumerate(depends if isinstance(depends, list) else []):
+            value = evaluator.evaluate(written, None, instance.loops)
+            if not isinstance(value, str):
+                continue
+            target = evaluator.scope.resource_keys.get(value.casefold())
+            named = by_name.get(value.casefold(), [])
+            if target is None and len(named) == 1:
+                target = named[0]
+            if target is not None and target[1] != key:
+                found.append(
+                    ResolvedReference(
+                        instance.resource_type,
+                        key,
+                        ("dependsOn", i),
+                        target[0],
+                        target[1],
+                        None,
+                        "dependsOn",
+                    )
+                )
+    return found
 
 
 def _section(doc: dict[str, Any], name: str, raw: bytes) -> dict[str, Any]:
@@ -227,6 +283,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
             tags=tags if isinstance(tags, dict) else None,
         )
         resource_paths[(instance.resource_type, key)] = (0, instance.document_path)
+    evaluator.references += _structure(evaluator, keyed)
 
     return LoadedState(
         document=state_document(INPUT_TYPE, by_type, filepath=path),

@@ -425,7 +425,15 @@ class Evaluator:
             target_type, key = known
             if site is not None:
                 self.references.append(
-                    ResolvedReference(site.resource_type, site.key, site.path, target_type, key)
+                    ResolvedReference(
+                        site.resource_type,
+                        site.key,
+                        site.path,
+                        target_type,
+                        key,
+                        None,
+                        "resourceId",
+                    )
                 )
         return _string_result(key, *arguments)
 

@@ -30,7 +30,13 @@ from engine.loaders.cloudformation_intrinsics import (
     parameter_value,
     plain,
 )
-from engine.loaders.loaded import LoadedState, LoaderError, resource_entry, state_document
+from engine.loaders.loaded import (
+    LoadedState,
+    LoaderError,
+    ResolvedReference,
+    resource_entry,
+    state_document,
+)
 from engine.source_map import AttributePath, DocumentPath, DocumentSourceMap
 
 INPUT_TYPE = "cfn"
@@ -147,6 +153,29 @@ def load(doc: Any, raw: bytes, path: str) -> LoadedState:
         raise LoaderError("the template is nested too deeply") from None
 
 
+def _depends_on(
+    resource_type: str, logical_id: str, resource: dict[str, Any], kept: dict[str, Any]
+) -> list[ResolvedReference]:
+    """The resources of the State that ``DependsOn`` names (a name or a list)."""
+    written = resource.get("DependsOn")
+    names = [((), written)] if isinstance(written, str) else []
+    if isinstance(written, list):
+        names = [((i,), name) for i, name in enumerate(written)]
+    return [
+        ResolvedReference(
+            resource_type,
+            logical_id,
+            ("DependsOn", *step),
+            kept[name]["Type"],
+            name,
+            None,
+            "DependsOn",
+        )
+        for step, name in names
+        if isinstance(name, str) and name in kept
+    ]
+
+
 def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     if not isinstance(doc, dict):
         raise LoaderError("a CloudFormation template must be an object", 1)
@@ -212,6 +241,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
             tags=_tags(attributes),
         )
         resource_paths[(resource_type, logical_id)] = (0, ("Resources", logical_id))
+        evaluator.references += _depends_on(resource_type, logical_id, resource, kept)
 
     return LoadedState(
         document=state_document(INPUT_TYPE, by_type, filepath=path),

@@ -66,6 +66,8 @@ class Site:
     path: AttributePath
     pinned: bool = False
     """Inside an intrinsic's arguments: everything is at the intrinsic's path."""
+    via: str | None = None
+    """The intrinsic a reference is made through (``Sub``), when not its own."""
 
     def child(self, step: str | int) -> Site:
         if self.pinned:
@@ -217,7 +219,7 @@ class Evaluator:
             raise UnknownIntrinsic(name)
         return function(self, argument, site)
 
-    def _record(self, site: Site | None, target: str, attribute: str | None) -> None:
+    def _record(self, site: Site | None, target: str, attribute: str | None, kind: str) -> None:
         if site is not None and target in self.template.present:
             self.references.append(
                 ResolvedReference(
@@ -227,6 +229,7 @@ class Evaluator:
                     self.template.resource_types[target],
                     target,
                     attribute,
+                    site.via or kind,
                 )
             )
 
@@ -239,7 +242,7 @@ class Evaluator:
         if name in PSEUDO_PARAMETERS:
             return Symbolic(name)
         if name in self.template.resource_types:
-            self._record(site, name, None)
+            self._record(site, name, None, "Ref")
             return Symbolic(name)
         return self.template.parameters.get(name)
 
@@ -247,7 +250,7 @@ class Evaluator:
         """What ``Fn::GetAtt`` gives: the resource's logical id."""
         if not isinstance(resource, str) or resource not in self.template.resource_types:
             return None
-        self._record(site, resource, attribute if isinstance(attribute, str) else None)
+        self._record(site, resource, attribute if isinstance(attribute, str) else None, "GetAtt")
         return Symbolic(resource)
 
     # -------------------------------------------------------- conditions
@@ -319,6 +322,8 @@ class Evaluator:
             argument, variables = argument
         if not isinstance(argument, str) or not isinstance(variables, dict):
             return None
+        if site is not None:
+            site = replace(site, via="Sub")
         parts: list[str] = []
         symbolic = False
         position = 0

@@ -12,7 +12,8 @@ References are recorded only where a manifest names another object of the
 State explicitly: the ConfigMaps, Secrets, PersistentVolumeClaims and
 ServiceAccount of a pod template, a binding's role and ServiceAccount
 subjects, an Ingress's backend Services and TLS Secrets, an autoscaler's
-target. Label selectors are not references.
+target, and each owner in ``metadata.ownerReferences`` (the owner then also
+``contains`` the object). Label selectors are not references.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.loaders.loaded import (
+    CONTAINS_KIND,
     LoadedState,
     LoaderError,
     ResolvedReference,
@@ -324,14 +326,35 @@ def _binding_references(
                 yield ("subjects", i, *path), "ServiceAccount", f"{home}.{name}"
 
 
+def _owners(placed: _Placed) -> Iterator[tuple[AttributePath, str, str]]:
+    """(attribute path, owner kind, owner key) of each of ``metadata.ownerReferences``;
+    owners live in the object's namespace, or are cluster-scoped."""
+    owners = placed.found.metadata.get("ownerReferences")
+    for i, owner in enumerate(owners if isinstance(owners, list) else []):
+        if not isinstance(owner, dict) or not isinstance(owner.get("kind"), str):
+            continue
+        for path, name in _matches(owner, ("name",)):
+            key = name if owner["kind"] in CLUSTER_SCOPED_KINDS else f"{placed.namespace}.{name}"
+            yield ("metadata", "ownerReferences", i, *path), owner["kind"], key
+
+
 def _references(placed: Sequence[_Placed]) -> list[ResolvedReference]:
     present = {(p.kind, p.key) for p in placed}
     references = {
-        ResolvedReference(p.kind, p.key, path, target, target_key)
+        ResolvedReference(p.kind, p.key, path, target, target_key, None, "name")
         for p in placed
         for path, target, target_key in _named_objects(p)
         if (target, target_key) in present
     }
+    for p in placed:
+        for path, owner, owner_key in _owners(p):
+            if (owner, owner_key) in present:
+                references.add(
+                    ResolvedReference(p.kind, p.key, path, owner, owner_key, None, "ownerReference")
+                )
+                references.add(
+                    ResolvedReference(owner, owner_key, (), p.kind, p.key, None, CONTAINS_KIND)
+                )
     return sorted(references)
 
 

@@ -27,6 +27,12 @@ class ResolvedReference:
 
     E.g. ``aws_s3_bucket_policy.p`` attribute ``("bucket",)`` referring to
     ``aws_s3_bucket.b`` (its ``id`` attribute): ``target_attribute="id"``.
+
+    ``kind`` says how the source wrote it: ``reference`` (a Terraform
+    expression), ``Ref``/``GetAtt``/``Sub`` (CloudFormation intrinsics),
+    ``resourceId`` (ARM), ``name``/``ownerReference`` (Kubernetes), one of
+    :data:`DEPENDENCY_KINDS` (an explicit dependency, no attribute value), or
+    ``contains`` (the target is nested in the source, e.g. an ARM child resource).
     """
 
     source_type: str
@@ -35,6 +41,12 @@ class ResolvedReference:
     target_type: str
     target_key: str
     target_attribute: str | None = None
+    kind: str = "reference"
+
+
+DEPENDENCY_KINDS = frozenset({"depends_on", "DependsOn", "dependsOn"})
+"""Reference kinds of explicit dependencies (Terraform, CloudFormation, ARM)."""
+CONTAINS_KIND = "contains"
 
 
 @dataclass

@@ -651,6 +651,34 @@ class _Instance(ResourceHandle):
                 )
             )
 
+    def record_dependencies(self) -> None:
+        """Note the resources that ``depends_on`` names."""
+        written = self.group.block.body.attributes.get("depends_on")
+        if written is None:
+            return
+
+        def record(target: ResourceHandle, _attribute: str | None) -> None:
+            if target is not self:
+                self.references.append(
+                    ResolvedReference(
+                        self.resource_type,
+                        self.key,
+                        ("depends_on",),
+                        target.resource_type,
+                        target.key,
+                        None,
+                        "depends_on",
+                    )
+                )
+
+        context = Context(
+            resolve=self.group.module.resolve, bindings=dict(self.bindings), on_reference=record
+        )
+        try:
+            materialize(evaluate(written.expression, context), context)
+        except EvaluationError:
+            return
+
     def context_at(self, path: AttributePath, bindings: Mapping[str, Any]) -> Context:
         """The context the argument at ``path`` is evaluated in."""
 
@@ -1058,6 +1086,7 @@ def _load_module(
             placements[(instance.resource_type, instance.key)] = _Placement(
                 block, (block.type, *block.labels)
             )
+            instance.record_dependencies()
             references.update(instance.references)
     document = state_document(
         INPUT_TYPE,
@@ -1081,6 +1110,7 @@ def _reference_order(reference: ResolvedReference) -> tuple[str, ...]:
         reference.target_type,
         reference.target_key,
         reference.target_attribute or "",
+        reference.kind,
     )
 
 

@@ -106,6 +106,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
                         target.attribute,
                     )
                 )
+        references += resolver.written_references(resource, references)
         actions = change.get("actions")
         entry["meta"] = configuration.meta(resource, config, actions)
         entry["tags"] = string_tags(entry["attributes"]) or {}
@@ -340,7 +341,56 @@ class _Resolver:
         self.configuration = configuration
         self.table = table
         self.scope = configuration.scope(resource.module_address)
+        self.config = config
         self.expressions = _object(config.get("expressions"))
+
+    def written_references(
+        self, resource: ModuleResource, found: list[ResolvedReference]
+    ) -> list[ResolvedReference]:
+        """References the configuration writes that ``found`` (the unknown
+        attributes' references) lacks: known values computed from other
+        resources, and ``depends_on``."""
+        if self.scope is None:
+            return []
+        seen = {
+            (r.attribute[:1], r.target_type, r.target_key)
+            for r in found
+            if (r.source_type, r.source_key) == (resource.type, resource.address)
+        }
+        out: list[ResolvedReference] = []
+        for path, expression in _expressions(self.expressions, ()):
+            for target in self.targets(expression, self.scope, 0):
+                if (target.type, target.key) not in self.table:
+                    continue  # every instance of a counted resource: none in particular
+                if (path[:1], target.type, target.key) not in seen:
+                    seen.add((path[:1], target.type, target.key))
+                    out.append(
+                        ResolvedReference(
+                            resource.type,
+                            resource.address,
+                            path,
+                            target.type,
+                            target.key,
+                            target.attribute,
+                        )
+                    )
+        depends = self.config.get("depends_on")
+        for written in depends if isinstance(depends, list) else []:
+            steps = _steps(written) if isinstance(written, str) else None
+            target = self.reference(steps, self.scope, 0) if steps else None
+            if target is not None:
+                out.append(
+                    ResolvedReference(
+                        resource.type,
+                        resource.address,
+                        ("depends_on",),
+                        target.type,
+                        target.key,
+                        None,
+                        "depends_on",
+                    )
+                )
+        return out
 
     def resolve(self, path: AttributePath) -> _Target | None:
         """The resource the attribute at ``path`` refers to, if the configuration says."""
@@ -409,6 +459,18 @@ class _Resolver:
     def exists(self, resource_type: str, key: str) -> bool:
         """Whether the State has this resource, or instances of it (``key[...]``)."""
         return (resource_type, key) in self.table or (resource_type, key) in self.table.instanced
+
+
+def _expressions(node: Any, path: AttributePath) -> Iterator[tuple[AttributePath, Any]]:
+    """Every expression of a configuration block (nested blocks followed), with its path."""
+    if path and _is_expression(node):
+        yield path, node
+    elif isinstance(node, dict):
+        for key in sorted(node):
+            yield from _expressions(node[key], (*path, key))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _expressions(item, (*path, i))
 
 
 def _first(targets: list[_Target]) -> _Target | None:

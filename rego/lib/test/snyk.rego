@@ -9,9 +9,10 @@ import rego.v1
 # a test asks them `with input as resource with data.snyk._state as state`.
 _state := input
 
-resources(resource_type) := [resource_object(r, resource_type, key) |
-	some key in _keys_in_order(_state.resources[resource_type])
-	r := _state.resources[resource_type][key]
+resources(resource_type) := [resource_object(r, rtype, key) |
+	some rtype in sort(_types_of(resource_type))
+	some key in _keys_in_order(_state.resources[rtype])
+	r := _state.resources[rtype][key]
 ]
 
 # Resource keys in sorted order. Iterating an object follows key order in
@@ -19,6 +20,34 @@ resources(resource_type) := [resource_object(r, resource_type, key) |
 # is made explicit: both give the order of the scan's snyk.resources.
 _keys_in_order(x) := sort(object.keys(x)) if is_object(x)
 else := [k | some k, _ in x]
+
+# The State's types that are `resource_type` or inherit from it (the type
+# hierarchy, rego/lib/type_hierarchy.json, when given as data), and itself.
+_types_of(resource_type) := {resource_type} | {t |
+	some t, _ in _state.resources
+	resource_type in graph.reachable(_type_graph, {t})
+}
+
+# graph.reachable only follows nodes that are keys: every supertype is one.
+_type_graph := object.union({s: set() | some supers in _supertypes; some s in supers}, _supertypes)
+
+default _hierarchy := {}
+
+_hierarchy := data.rego_engine.type_hierarchy
+
+_supertypes[t] := {s |
+	some section, types in _hierarchy
+	_section_applies(section)
+	some s in types[t]
+} if {
+	some section, types in _hierarchy
+	_section_applies(section)
+	types[t]
+}
+
+_section_applies(section) if section == object.get(_state, "input_type", "")
+
+_section_applies("tf") if object.get(_state, "input_type", "") in {"tf_hcl", "tf_plan", "tf_state", "cloud_scan"}
 
 query(q) := resources(q.resource_type) if {
 	every k, v in object.get(q, "scope", {}) {
