@@ -161,7 +161,7 @@ def test_exit_3_without_supported_input(tmp_path: Path, rules: Path) -> None:
         (["--fail-on", "severe"], "severe"),
         (["--fail-on", ""], "fail-on"),
         (["--format", "xml"], "xml"),
-        (["--format", "sarif"], "sarif"),
+        (["--format", "html"], "html"),
         (["--rule-timeout", "0"], "positive"),
         (["--max-memory", "-1"], "positive"),
         (["--rule-timeout", "soon"], "--rule-timeout"),
