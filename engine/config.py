@@ -93,7 +93,7 @@ def load_config(path: Path, cwd: Path | None = None) -> ScanConfig:
                 path, line, f"unknown key {key!r} (known: {', '.join(sorted(SCAN_KEYS))})"
             )
         param, kind = SCAN_KEYS[key]
-        found[param] = _value(kind, plain_value(node), key, path, line_of(node), base, here)
+        found[param] = _value(kind, plain_value(node, path), key, path, line_of(node), base, here)
     return ScanConfig(path, found)
 
 

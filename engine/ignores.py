@@ -86,7 +86,9 @@ def load_ignore_file(path: Path) -> IgnoreList:
         if key != "ignores":
             raise YamlFileError(path, line, f"unknown key {key!r} (the file holds 'ignores')")
         listing = value_node
-    if listing is None or (isinstance(listing, yaml.ScalarNode) and plain_value(listing) is None):
+    if listing is None or (
+        isinstance(listing, yaml.ScalarNode) and plain_value(listing, path) is None
+    ):
         return IgnoreList((), str(path))
     if not isinstance(listing, yaml.SequenceNode):
         raise YamlFileError(path, line_of(listing), "'ignores' must be a list of entries")
@@ -94,37 +96,37 @@ def load_ignore_file(path: Path) -> IgnoreList:
 
 
 def _entry(node: yaml.Node, path: Path) -> IgnoreEntry:
-    fields: dict[str, object] = {}
+    fields: dict[str, str] = {}
+    expires: date | None = None
     for key, line, value_node in mapping_items(node, path, "an ignore entry"):
         if key not in _ENTRY_KEYS:
             known = ", ".join(_ENTRY_KEYS)
             raise YamlFileError(path, line, f"unknown key {key!r} in an ignore entry ({known})")
-        value = plain_value(value_node)
         if key == "expires":
-            fields[key] = _expiry(value, path, line)
-        elif not isinstance(value, str):
+            raw = value_node.value if isinstance(value_node, yaml.ScalarNode) else None
+            expires = _expiry(raw, path, line_of(value_node))
+            continue
+        value = plain_value(value_node, path)
+        if not isinstance(value, str):
             raise YamlFileError(path, line, f"{key!r} must be a string (quote it)")
-        else:
-            fields[key] = value
+        fields[key] = value
     for required in ("rule", "reason"):
         if not fields.get(required):
             raise YamlFileError(
                 path, line_of(node), f"an ignore entry needs a non-empty {required!r}"
             )
     return IgnoreEntry(
-        rule=str(fields["rule"]),
-        reason=str(fields["reason"]),
-        resource=fields.get("resource"),  # type: ignore[arg-type]
-        result_tag=fields.get("result_tag"),  # type: ignore[arg-type]
-        expires=fields.get("expires"),  # type: ignore[arg-type]
+        rule=fields["rule"],
+        reason=fields["reason"],
+        resource=fields.get("resource"),
+        result_tag=fields.get("result_tag"),
+        expires=expires,
         source=f"{path}:{line_of(node)}",
     )
 
 
-def _expiry(value: object, path: Path, line: int) -> date:
-    if isinstance(value, date) and not isinstance(value, datetime):
-        return value
-    if isinstance(value, str) and _DATE.fullmatch(value):
+def _expiry(value: str | None, path: Path, line: int) -> date:
+    if value is not None and _DATE.fullmatch(value):
         try:
             return date.fromisoformat(value)
         except ValueError:

@@ -52,7 +52,7 @@ def mapping_items(node: yaml.Node, path: Path, what: str) -> list[tuple[str, int
     items: list[tuple[str, int, yaml.Node]] = []
     seen: set[str] = set()
     for key_node, value_node in node.value:
-        key = plain_value(key_node)
+        key = plain_value(key_node, path)
         if not isinstance(key, str):
             raise YamlFileError(path, line_of(key_node), f"{what}: keys must be strings")
         if key in seen:
@@ -62,6 +62,9 @@ def mapping_items(node: yaml.Node, path: Path, what: str) -> list[tuple[str, int
     return items
 
 
-def plain_value(node: yaml.Node) -> Any:
+def plain_value(node: yaml.Node, path: Path) -> Any:
     """The Python value of a node, as ``yaml.safe_load`` would give it."""
-    return yaml.SafeLoader("").construct_object(node, deep=True)
+    try:
+        return yaml.SafeLoader("").construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError) as exc:
+        raise YamlFileError(path, line_of(node), f"invalid value: {exc}") from None
