@@ -50,11 +50,13 @@ def _heading(group: RuleGroup) -> Text:
     heading = Text()
     heading.append_text(_severity(meta.severity))
     heading.append("  ")
-    heading.append(group.rule_id, style="bold")
+    # separators end the span before them: leading spaces in a span are lost
+    # by some SVG renderers of the screenshot
+    heading.append(f"{group.rule_id}  ", style="bold")
     if meta.title:
-        heading.append(f"  {meta.title}")
+        heading.append(f"{meta.title}  ")
     if group.rule_id != group.package:
-        heading.append(f"  {group.package}", style="dim")
+        heading.append(group.package, style="dim")
     return heading
 
 
