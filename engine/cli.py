@@ -16,6 +16,7 @@ from engine.compiler import CompileError
 from engine.config import CONFIG_FILE, ScanConfig, find_config, load_config
 from engine.evaluation import eval_ref, read_input
 from engine.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
+from engine.formats.view import unlisted_rule_errors
 from engine.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
 from engine.inputs import LoadOptions, load_inputs
 from engine.loaders.detection import LOADER_INPUT_TYPES
@@ -391,13 +392,8 @@ def scan_command(
         _fail(str(exc))
         return
     _echo_problems(report.warnings, report.errors)
-    listed = set(report.errors)
-    for input_report in report.inputs:
-        for rule in input_report.rule_results:
-            for error in rule.errors:
-                if f"{rule.package}: {error}" in listed:
-                    continue  # a compile error, already listed once
-                typer.echo(f"error: {input_report.input.name}: {rule.package}: {error}", err=True)
+    for scan_input, package, error in unlisted_rule_errors(report):
+        typer.echo(f"error: {scan_input.name}: {package}: {error}", err=True)
     if not _write_outputs(report, targets):
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))

@@ -109,7 +109,7 @@ split-k8s: true
     ("text", "line", "complaint"),
     [
         ("rules: [x]\nfail_on: high\n", 2, "unknown key 'fail_on'"),
-        ("rules: [x]\n\nbundle: b.tar.gz\n", 3, "unknown key 'bundle'"),
+        ("rules: [x]\n\ncolour: auto\n", 3, "unknown key 'colour'"),
         ("fail-on: severe\n", 1, "'fail-on' must be one of low, medium, high, critical, none"),
         ("format: [json, xml]\n", 1, "'format' must be one of table, json, sarif, junit, github"),
         ("max-memory: -1\n", 1, "'max-memory' must be a positive integer"),
