@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import orjson
 import typer
@@ -32,6 +33,8 @@ from engine.wasm_host import EvalError, Limits
 from engine.yaml_nodes import YamlFileError
 
 EXIT_ERROR = 2
+
+T = TypeVar("T")
 
 app = typer.Typer(
     name="rego-engine",
@@ -195,18 +198,23 @@ def _fail_on(value: str | None) -> str | None:
     return value.lower()
 
 
+def _read_settings(path: Path, what: str, read: Callable[[Path], T]) -> T:
+    """Read a settings file with ``read``; a missing or malformed one ends the run (exit 2)."""
+    if not path.is_file():
+        _fail(f"{path}: no such {what}")
+    try:
+        return read(path)
+    except YamlFileError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+
+
 def _scan_config(explicit: Path | None) -> ScanConfig | None:
     """The configuration file named by ``--config``, else the one found from here."""
     path = explicit if explicit is not None else find_config(Path.cwd())
     if path is None:
         return None
-    if explicit is not None and not explicit.is_file():
-        _fail(f"{explicit}: no such configuration file")
-    try:
-        return load_config(path)
-    except YamlFileError as exc:
-        _fail(str(exc))
-        raise  # unreachable: _fail exits
+    return _read_settings(path, "configuration file", load_config)
 
 
 def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value: Any) -> Any:
@@ -222,17 +230,10 @@ def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value
 def _ignore_list(path: Path | None) -> IgnoreList | None:
     """The ignore file named by ``--ignore-file``, else the default one when present."""
     if path is None:
-        default = Path(DEFAULT_IGNORE_FILE)
-        if not default.is_file():
+        path = Path(DEFAULT_IGNORE_FILE)
+        if not path.is_file():
             return None
-        path = default
-    elif not path.is_file():
-        _fail(f"{path}: no such ignore file")
-    try:
-        return load_ignore_file(path)
-    except YamlFileError as exc:
-        _fail(str(exc))
-        raise  # unreachable: _fail exits
+    return _read_settings(path, "ignore file", load_ignore_file)
 
 
 def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:

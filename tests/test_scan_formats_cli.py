@@ -6,15 +6,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
-import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
 from scan_fixtures import ACL_RULE, BROKEN_RULE, ENC_RULE, state, write, write_json
+from terminal import run_on_pty
 from test_formats import validate_sarif
 from typer.testing import CliRunner, Result
 
@@ -191,45 +190,20 @@ def test_table_in_a_file_has_no_colour(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- the terminal default
 
 
-def run_with_tty_stdout(args: list[str], env: dict[str, str]) -> tuple[int, bytes]:
-    pty = pytest.importorskip("pty")
-    master, slave = pty.openpty()
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.DEVNULL, env=env)
-        os.close(slave)
-        proc.wait(timeout=120)
-        reader.join(timeout=10)
-    finally:
-        os.close(master)
-    return proc.returncode, b"".join(chunks)
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a Linux pty")
 def test_table_is_the_default_on_a_terminal(tmp_path: Path) -> None:
     args = scenario(tmp_path, "failing")
     env: dict[str, Any] = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["COLUMNS"] = "160"
-    code, shown = run_with_tty_stdout([sys.executable, "-m", "engine", "scan", *args], env)
+    code, _, shown = run_on_pty(
+        [sys.executable, "-m", "engine", "scan", *args], tty="stdout", env=env
+    )
     assert code == 1
     assert b"\x1b[" in shown  # coloured
     plain = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", shown).replace(b"\r\n", b"\n")
     assert plain.rstrip().endswith(b"2 rules, 2 resources: 2 passed, 2 failed, 0 ignored, 0 errors")
     assert b'"format": "results"' not in plain
-    code, shown = run_with_tty_stdout(
-        [sys.executable, "-m", "engine", "scan", *args], {**env, "NO_COLOR": "1"}
+    code, _, shown = run_on_pty(
+        [sys.executable, "-m", "engine", "scan", *args], tty="stdout", env={**env, "NO_COLOR": "1"}
     )
     assert code == 1 and b"\x1b[" not in shown.replace(b"\x1b[?25", b"")
