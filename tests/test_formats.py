@@ -436,8 +436,12 @@ def test_table_colours(report: ScanReport) -> None:
 def test_table_counts_errors(broken_report: ScanReport) -> None:
     counts = scan_counts(broken_report)
     assert counts.errors == len(broken_report.errors) >= 1
-    last = table.render(broken_report).decode().rstrip().splitlines()[-1]
+    text = table.render(broken_report).decode()
+    last = text.rstrip().splitlines()[-1]
     assert last.endswith(f", {counts.errors} error" + ("s" if counts.errors > 1 else ""))
+    # the compile error is shown once in its rule's group, though the rule "ran" on two inputs
+    assert len(re.findall(r"ERROR +\S*broken\.rego:5:23: rego_parse_error", text)) == 1
+    assert "0 passed, 0 failed, 1 error\n" in text
 
 
 def test_table_lists_run_time_rule_errors() -> None:

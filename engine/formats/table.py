@@ -100,7 +100,7 @@ def _group_counts(group: RuleGroup, errors: int) -> Text:
     if ignored:
         out.append(f", {ignored} ignored", style="dim")
     if errors:
-        out.append(f", {errors} errors", style="magenta")
+        out.append(f", {errors} error{'s' if errors > 1 else ''}", style="magenta")
     return out
 
 
@@ -108,9 +108,12 @@ def _renderables(report: ScanReport) -> list[object]:
     rule_errors: dict[str, list[tuple[str, str]]] = {}
     for scan_input, package, error in unlisted_rule_errors(report):
         rule_errors.setdefault(package, []).append((scan_input.name, error))
+    listed = set(report.errors)
     out: list[object] = []
     for group in by_rule(report):
-        errors = rule_errors.get(group.package, [])
+        # a compile error is the same on every input: shown once, without one
+        compile_errors = sorted({e for _, e in group.errors() if f"{group.package}: {e}" in listed})
+        errors = [("", e) for e in compile_errors] + rule_errors.get(group.package, [])
         parts: list[object] = [_heading(group)]
         rows = _rows(group, errors)
         if rows is not None:
