@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example bench bench-relations bench-loaders bench-test bench-diff clean-cache
+.PHONY: setup opa test lint example screenshot bench bench-relations bench-loaders bench-test bench-diff clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -25,6 +25,9 @@ lint: setup
 
 example: setup
 	$(BIN)/rego-engine scan examples/scan/inputs -d examples/scan/rules --fail-on none
+
+screenshot: setup
+	$(BIN)/python tests/table_screenshot.py
 
 bench: setup
 	$(BIN)/python bench/bench_foundation.py

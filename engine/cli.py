@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import orjson
 import typer
@@ -14,20 +17,29 @@ from engine import values
 from engine.change_policies import RISK_LEVELS
 from engine.change_set import RENAME_THRESHOLD
 from engine.compiler import CompileError
+from engine.config import CONFIG_FILE, ScanConfig, find_config, load_config
 from engine.diff import FORMATS as DIFF_FORMATS
 from engine.diff import DiffError, diff_inputs, diff_plan_file
 from engine.evaluation import eval_ref, read_input
+from engine.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
+from engine.formats.view import unlisted_rule_errors
+from engine.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
 from engine.inputs import LoadOptions, load_inputs
 from engine.loaders.detection import LOADER_INPUT_TYPES
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
 from engine.relation_listing import list_relations
+from engine.report import ScanReport
 from engine.scanner import ScanOptions, scan
+from engine.selection import RuleSelection
 from engine.sources import SourceError
 from engine.version import version_info
 from engine.wasm_host import EvalError, Limits
+from engine.yaml_nodes import YamlFileError
 
 EXIT_ERROR = 2
+
+T = TypeVar("T")
 
 app = typer.Typer(
     name="rego-engine",
@@ -191,8 +203,67 @@ def _fail_on(value: str | None) -> str | None:
     return value.lower()
 
 
+def _read_settings(path: Path, what: str, read: Callable[[Path], T]) -> T:
+    """Read a settings file with ``read``; a missing or malformed one ends the run (exit 2)."""
+    if not path.is_file():
+        _fail(f"{path}: no such {what}")
+    try:
+        return read(path)
+    except YamlFileError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+
+
+def _scan_config(explicit: Path | None) -> ScanConfig | None:
+    """The configuration file named by ``--config``, else the one found from here."""
+    path = explicit if explicit is not None else find_config(Path.cwd())
+    if path is None:
+        return None
+    return _read_settings(path, "configuration file", load_config)
+
+
+def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value: Any) -> Any:
+    """A ``scan`` parameter's value: the command line's when given there, else the config's."""
+    if config is None or name not in config.values:
+        return value
+    source = ctx.get_parameter_source(name)
+    if getattr(source, "name", None) in ("COMMANDLINE", "ENVIRONMENT"):
+        return value
+    return config.values[name]
+
+
+def _ignore_list(path: Path | None) -> IgnoreList | None:
+    """The ignore file named by ``--ignore-file``, else the default one when present."""
+    if path is None:
+        path = Path(DEFAULT_IGNORE_FILE)
+        if not path.is_file():
+            return None
+    return _read_settings(path, "ignore file", load_ignore_file)
+
+
+def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:
+    """Render the report once per target; False when an output file could not be written."""
+    written = True
+    terminal = sys.stdout.isatty()
+    for target in targets:
+        color = target.to_stdout and terminal and "NO_COLOR" not in os.environ
+        width = shutil.get_terminal_size().columns if target.to_stdout and terminal else 120
+        text = render(report, target.format, color=color, width=width)
+        if target.to_stdout:
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+            continue
+        try:
+            Path(target.destination).write_bytes(text)
+        except OSError as exc:
+            typer.echo(f"error: {target.destination}: {exc.strerror or exc}", err=True)
+            written = False
+    return written
+
+
 @app.command("scan")
 def scan_command(
+    ctx: typer.Context,
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
@@ -204,11 +275,21 @@ def scan_command(
         list[Path] | None,
         typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
     ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = "json",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write the results to FILE.")
+    output_formats: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"Output format: {', '.join(FORMATS)} (default: table on a terminal, else "
+            "json). Repeat with one -o each to write several.",
+            show_default=False,
+        ),
+    ] = None,
+    outputs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-o", "--output", help="Write the output to FILE ('-': stdout); one per --format."
+        ),
     ] = None,
     fail_on: Annotated[
         str | None,
@@ -231,15 +312,64 @@ def scan_command(
     variables: VarOption = None,
     max_file_size: MaxFileSizeOption = 256,
     split_k8s: SplitK8sOption = False,
+    rule_ids: Annotated[
+        list[str] | None,
+        typer.Option("--rule", help="Run only this rule: metadata id or package (repeatable)."),
+    ] = None,
+    exclude_rule_ids: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude-rule", help="Do not run this rule: metadata id or package (repeatable)."
+        ),
+    ] = None,
+    ignore_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--ignore-file",
+            help=f"Ignore file of accepted findings (default: {DEFAULT_IGNORE_FILE} when present).",
+        ),
+    ] = None,
+    config_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help=f"Configuration file (default: {CONFIG_FILE} here or up to the git root).",
+        ),
+    ] = None,
 ) -> None:
-    """Run rules over inputs and write the results document.
+    """Run rules over inputs and write the results.
 
     Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
     could not be processed (results for the rest are still written), 3 no
-    supported input found.
+    supported input found. Ignored results never fail the scan.
     """
-    if output_format.lower() != "json":
-        raise typer.BadParameter(f"unknown format {output_format!r} (json)", param_hint="--format")
+    config = _scan_config(config_file)
+
+    def setting(name: str, value: Any) -> Any:
+        return _from_config(ctx, config, name, value)
+
+    paths = setting("paths", paths)
+    rules = setting("rules", rules)
+    output_formats = setting("output_formats", output_formats)
+    outputs = setting("outputs", outputs)
+    fail_on = setting("fail_on", fail_on)
+    rule_timeout = setting("rule_timeout", rule_timeout)
+    max_memory = setting("max_memory", max_memory)
+    input_type = setting("input_type", input_type)
+    skip_paths = setting("skip_paths", skip_paths)
+    var_files = setting("var_files", var_files)
+    variables = setting("variables", variables)
+    max_file_size = setting("max_file_size", max_file_size)
+    split_k8s = setting("split_k8s", split_k8s)
+    rule_ids = setting("rule_ids", rule_ids)
+    exclude_rule_ids = setting("exclude_rule_ids", exclude_rule_ids)
+    ignore_file = setting("ignore_file", ignore_file)
+    try:
+        targets = plan_outputs(
+            output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
+        )
+    except OutputPlanError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
     if not rules:
         raise typer.BadParameter("at least one rule path is required", param_hint="-d")
     if rule_timeout <= 0 or max_memory <= 0:
@@ -247,6 +377,7 @@ def scan_command(
             "bounds must be positive", param_hint="--rule-timeout/--max-memory"
         )
     load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
+    ignores = _ignore_list(ignore_file)
     try:
         with scan_progress() as progress:
             report = scan(
@@ -257,6 +388,8 @@ def scan_command(
                     max_memory_mb=max_memory,
                     progress=progress,
                     load=load,
+                    selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
+                    ignores=ignores,
                 ),
             )
     except (CompileError, OpaNotFound) as exc:
@@ -265,21 +398,10 @@ def scan_command(
         _fail(str(exc))
         return
     _echo_problems(report.warnings, report.errors)
-    listed = set(report.errors)
-    for input_report in report.inputs:
-        for rule in input_report.rule_results:
-            for error in rule.errors:
-                if f"{rule.package}: {error}" in listed:
-                    continue  # a compile error, already listed once
-                typer.echo(f"error: {input_report.input.name}: {rule.package}: {error}", err=True)
-    document = report.to_json()
-    if output is None:
-        sys.stdout.buffer.write(document + b"\n")
-    else:
-        try:
-            output.write_bytes(document + b"\n")
-        except OSError as exc:
-            _fail(f"{output}: {exc.strerror or exc}")
+    for scan_input, package, error in unlisted_rule_errors(report):
+        typer.echo(f"error: {scan_input.name}: {package}: {error}", err=True)
+    if not _write_outputs(report, targets):
+        raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))
 
 

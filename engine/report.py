@@ -63,13 +63,16 @@ class ScanReport:
     def exit_code(self, fail_on: str | None = None) -> int:
         """0 clean, 1 failing results (at or above ``fail_on``), 2 errors, 3 no input.
 
-        ``fail_on`` None counts every failing result; ``"none"`` never fails on findings.
+        ``fail_on`` None counts every failing result; ``"none"`` never fails on
+        findings. Ignored results never count.
         """
         if self.has_errors:
             return EXIT_ERRORS
         if not self.inputs:
             return EXIT_NO_INPUT
-        if any(fails_at(r.severity, fail_on) for r in self.failing_results()):
+        if any(
+            fails_at(r.severity, fail_on) for r in self.failing_results() if not r.ignored
+        ):
             return EXIT_FAILURES
         return EXIT_OK
 

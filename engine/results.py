@@ -61,6 +61,8 @@ class Result:
     graph: list[dict[str, Any]]
     resources: list[ResultResource]
     ignored: bool = False
+    ignore_reason: str = ""
+    """Why an ignore-file entry covers the result (not part of the results document)."""
 
 
 @dataclass

@@ -14,15 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from engine.collector import collector_paused, thaw
 from engine.evaluator import RuleEvaluator
+from engine.ignores import IgnoreList, apply_ignores, utc_today
 from engine.inputs import LoadOptions, ScanInput, load_inputs
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
-from engine.rule_set import CompiledRuleSet, compile_rule_set
+from engine.rule_set import CompiledRuleSet, RuleCompileError, compile_rule_set
+from engine.selection import RuleSelection
 from engine.sources import SourceError, load_sources
 from engine.wasm_host import EvalError, Limits
 
@@ -41,6 +45,12 @@ class ScanOptions:
     progress: ProgressHook | None = None
     load: LoadOptions = field(default_factory=LoadOptions)
     """How inputs are found and loaded (formats, skipped paths, size limit)."""
+    selection: RuleSelection = field(default_factory=RuleSelection)
+    """The rules to run (``--rule``, ``--exclude-rule``); every rule by default."""
+    ignores: IgnoreList | None = None
+    """Accepted findings: matching results are marked ignored and never fail the scan."""
+    today: date | None = None
+    """The day ignore expiry dates are compared with; None: today in UTC."""
 
 
 def scan(
@@ -58,7 +68,9 @@ def scan(
         for f in rule_set.replaced_api_files
     ]
     report.errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
-    for failed in rule_set.failed:
+    selection = options.selection
+    failed_selected = [f for f in rule_set.failed if selection.selects(f.rule.ref)]
+    for failed in failed_selected:
         report.errors += [f"{failed.rule.ref}: {m}" for m in failed.messages]
     if not rule_set.rules and not rule_set.failed:
         report.errors.append(
@@ -76,7 +88,18 @@ def scan(
         if rule_set.policy is not None and rule_set.rules
         else None
     )
-    total = len(loaded.inputs) * len(rule_set.rules)
+    known = [(failed.rule.ref, "") for failed in rule_set.failed]
+    selected = _Selected([], failed_selected)
+    if evaluator is not None:
+        for index, rule in enumerate(rule_set.rules):
+            rule_id = evaluator.statics[index].metadata.id
+            known.append((rule.ref, rule_id))
+            if selection.selects(rule.ref, rule_id):
+                selected.rules.append(index)
+    report.warnings += [
+        f"--rule/--exclude-rule {name!r} names no rule" for name in selection.unmatched(known)
+    ]
+    total = len(loaded.inputs) * len(selected.rules)
     done = 0
 
     def tick() -> None:
@@ -87,24 +110,27 @@ def scan(
 
     for position, scan_input in enumerate(loaded.inputs, start=1):
         with collector_paused():
-            input_report = _scan_one(scan_input, rule_set, evaluator, report, tick)
+            input_report = _scan_one(scan_input, rule_set, selected, evaluator, report, tick)
         if input_report is not None:
             report.inputs.append(input_report)
-        done = position * len(rule_set.rules)  # rules an unloadable input never ran
+        done = position * len(selected.rules)  # rules an unloadable input never ran
     thaw()
+    if options.ignores is not None:
+        apply_ignores(report, options.ignores, options.today or utc_today())
     return report
 
 
 def _scan_one(
     scan_input: ScanInput,
     rule_set: CompiledRuleSet,
+    selected: _Selected,
     evaluator: RuleEvaluator | None,
     report: ScanReport,
     tick: Callable[[], None],
 ) -> InputReport | None:
-    """Every applicable rule's results on one input (problems go to ``report``);
-    None when the input cannot be loaded."""
-    rule_results = _compile_failures(rule_set)
+    """The results of every selected rule that applies to one input (problems
+    go to ``report``); None when the input cannot be loaded."""
+    rule_results = _compile_failures(selected.failed)
     if evaluator is not None:
         try:
             evaluator.load(scan_input.state)
@@ -115,7 +141,7 @@ def _scan_one(
             f"{scan_input.name}: {problem}" for problem in evaluator.relation_problems
         ]
         resources = ResourceIndex(scan_input.state)
-        for index in range(len(rule_set.rules)):
+        for index in selected.rules:
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
                 rule_results.append(build_rule_results(run, scan_input.state, resources))
@@ -124,7 +150,14 @@ def _scan_one(
     return InputReport(scan_input, rule_results)
 
 
-def _compile_failures(rule_set: CompiledRuleSet) -> list[RuleResults]:
+class _Selected(NamedTuple):
+    """The rules a scan runs: indices of compiled rules, and rules that did not compile."""
+
+    rules: list[int]
+    failed: list[RuleCompileError]
+
+
+def _compile_failures(failed_rules: list[RuleCompileError]) -> list[RuleResults]:
     """A rule-results entry, with its errors, for every rule that did not compile."""
     return [
         RuleResults(
@@ -134,5 +167,5 @@ def _compile_failures(rule_set: CompiledRuleSet) -> list[RuleResults]:
             errors=[str(m) for m in failed.messages],
             results=[],
         )
-        for failed in rule_set.failed
+        for failed in failed_rules
     ]

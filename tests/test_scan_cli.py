@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from scan_fixtures import (
     write,
     write_json,
 )
+from terminal import run_on_pty
 from typer.testing import CliRunner, Result
 
 from engine.cli import app
@@ -161,7 +161,7 @@ def test_exit_3_without_supported_input(tmp_path: Path, rules: Path) -> None:
         (["--fail-on", "severe"], "severe"),
         (["--fail-on", ""], "fail-on"),
         (["--format", "xml"], "xml"),
-        (["--format", "sarif"], "sarif"),
+        (["--format", "html"], "html"),
         (["--rule-timeout", "0"], "positive"),
         (["--max-memory", "-1"], "positive"),
         (["--rule-timeout", "soon"], "--rule-timeout"),
@@ -379,30 +379,7 @@ def test_no_progress_bar_when_stderr_is_not_a_tty(tmp_path: Path, rules: Path) -
 
 
 def _run_with_tty_stderr(args: list[str]) -> tuple[int, bytes, bytes]:
-    pty = pytest.importorskip("pty")
-    master, slave = pty.openpty()
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave)
-        os.close(slave)
-        stdout, _ = proc.communicate(timeout=120)
-        reader.join(timeout=10)
-    finally:
-        os.close(master)
-    return proc.returncode, stdout, b"".join(chunks)
+    return run_on_pty(args, tty="stderr")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a Linux pty")

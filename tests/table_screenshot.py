@@ -1,0 +1,28 @@
+"""The terminal screenshot in the docs: the ``table`` output of a real scan of
+the examples, exported as SVG by rich. ``make screenshot`` rewrites
+``docs/scan-table.svg``; ``tests/test_table_screenshot.py`` keeps it current."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from engine.formats.table import render_svg
+from engine.scanner import scan
+
+REPO = Path(__file__).resolve().parent.parent
+SCREENSHOT = REPO / "docs" / "scan-table.svg"
+COMMAND = "rego-engine scan examples/scan/inputs -d examples/scan/rules --format table"
+WIDTH = 132
+
+
+def screenshot() -> str:
+    """The SVG of ``COMMAND``'s table, scanned from the repository root as the README shows it."""
+    report = scan([Path("examples/scan/inputs")], [Path("examples/scan/rules")])
+    return render_svg(report, width=WIDTH, title=COMMAND)
+
+
+if __name__ == "__main__":
+    os.chdir(REPO)
+    SCREENSHOT.write_text(screenshot(), encoding="utf-8")
+    print(f"wrote {SCREENSHOT.relative_to(REPO)}")
