@@ -5,8 +5,12 @@ package shipped_lib.aws
 import rego.v1
 
 # A policy document as an object, whether written as a JSON string (Terraform,
-# `jsonencode`) or as an object (CloudFormation, plans).
-policy_document(doc) := json.unmarshal(doc) if is_string(doc)
+# `jsonencode`) or as an object (CloudFormation, plans). A string that is not
+# JSON (an unresolved reference) has no document.
+policy_document(doc) := json.unmarshal(doc) if {
+	is_string(doc)
+	json.is_valid(doc)
+}
 
 policy_document(doc) := doc if is_object(doc)
 
