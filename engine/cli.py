@@ -17,6 +17,7 @@ from engine.loaders.detection import LOADER_INPUT_TYPES
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
 from engine.relation_listing import list_relations
+from engine.rule_pack import shipped_rule_files
 from engine.scanner import ScanOptions, scan
 from engine.sources import SourceError
 from engine.version import version_info
@@ -197,7 +198,11 @@ def scan_command(
     ] = None,
     rules: Annotated[
         list[Path] | None,
-        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
+        typer.Option(
+            "-d",
+            "--data",
+            help="Rule or data file or directory (repeatable); default: the shipped rule pack.",
+        ),
     ] = None,
     output_format: Annotated[
         str, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
@@ -227,7 +232,7 @@ def scan_command(
     max_file_size: MaxFileSizeOption = 256,
     split_k8s: SplitK8sOption = False,
 ) -> None:
-    """Run rules over inputs and write the results document.
+    """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
     Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
     could not be processed (results for the rest are still written), 3 no
@@ -235,8 +240,6 @@ def scan_command(
     """
     if output_format.lower() != "json":
         raise typer.BadParameter(f"unknown format {output_format!r} (json)", param_hint="--format")
-    if not rules:
-        raise typer.BadParameter("at least one rule path is required", param_hint="-d")
     if rule_timeout <= 0 or max_memory <= 0:
         raise typer.BadParameter(
             "bounds must be positive", param_hint="--rule-timeout/--max-memory"
@@ -246,7 +249,7 @@ def scan_command(
         with scan_progress() as progress:
             report = scan(
                 paths or [Path(".")],
-                rules,
+                rules or shipped_rule_files(),
                 ScanOptions(
                     rule_timeout=rule_timeout,
                     max_memory_mb=max_memory,

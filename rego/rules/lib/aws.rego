@@ -63,3 +63,12 @@ admin_ports := {22: "SSH", 3389: "RDP"}
 
 # AWS managed policy ARNs that grant full access.
 admin_policy_arns := {"arn:aws:iam::aws:policy/AdministratorAccess"}
+
+# A CloudFormation boolean: true, or the string "true" in any case (templates
+# often quote them).
+cfn_true(v) if v == true
+
+cfn_true(v) if {
+	is_string(v)
+	lower(v) == "true"
+}

@@ -1,8 +1,8 @@
 # CloudTrail trails validate log files, cover every region and encrypt with
-# KMS: one result per setting (single-resource rule, Rego v0 syntax).
+# KMS: one result per setting (Rego v0 syntax).
 package rules.tf_aws_cloudtrail_settings
 
-resource_type := "aws_cloudtrail"
+import data.snyk
 
 input_type := "tf"
 
@@ -31,22 +31,25 @@ checks := {
 }
 
 deny[info] {
+	trail := snyk.resources("aws_cloudtrail")[_]
 	message := checks[setting]
-	object.get(input, setting, false) != true
-	info := {"result_tag": setting, "message": message, "attributes": [[setting]]}
+	object.get(trail, setting, false) != true
+	info := {"resource": trail, "result_tag": setting, "message": message, "attributes": [[setting]]}
 }
 
 deny[info] {
-	not encrypted
-	info := {"result_tag": "kms_key_id", "message": "The logs are not encrypted with a KMS key.", "attributes": [["kms_key_id"]]}
+	trail := snyk.resources("aws_cloudtrail")[_]
+	not encrypted(trail)
+	info := {"resource": trail, "result_tag": "kms_key_id", "message": "The logs are not encrypted with a KMS key.", "attributes": [["kms_key_id"]]}
 }
 
-encrypted {
-	is_string(input.kms_key_id)
-	input.kms_key_id != ""
+encrypted(trail) {
+	is_string(trail.kms_key_id)
+	trail.kms_key_id != ""
 }
 
 resources[info] {
+	trail := snyk.resources("aws_cloudtrail")[_]
 	tags := {"kms_key_id", "enable_log_file_validation", "is_multi_region_trail"}
-	info := {"result_tag": tags[_]}
+	info := {"resource": trail, "result_tag": tags[_]}
 }

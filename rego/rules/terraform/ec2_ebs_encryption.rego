@@ -1,9 +1,8 @@
 # EC2 instance volumes are encrypted: one result per block device.
 package rules.tf_aws_ec2_ebs_encryption
 
+import data.snyk
 import rego.v1
-
-resource_type := "aws_instance"
 
 input_type := "tf"
 
@@ -25,29 +24,34 @@ metadata := {
 	],
 }
 
-devices contains [tag, path, device] if {
-	some i, device in object.get(input, "root_block_device", [])
-	tag := "root_block_device"
-	path := ["root_block_device", i, "encrypted"]
+# [instance, tag, attribute path, device] for every block device.
+devices contains [instance, "root_block_device", ["root_block_device", i, "encrypted"], device] if {
+	some instance in snyk.resources("aws_instance")
+	some i, device in object.get(instance, "root_block_device", [])
 }
 
-devices contains [tag, path, device] if {
-	some i, device in object.get(input, "ebs_block_device", [])
+devices contains [instance, tag, ["ebs_block_device", i, "encrypted"], device] if {
+	some instance in snyk.resources("aws_instance")
+	some i, device in object.get(instance, "ebs_block_device", [])
 	tag := sprintf("ebs_block_device[%s]", [device.device_name])
-	path := ["ebs_block_device", i, "encrypted"]
 }
 
 # An instance without a root_block_device gets an unencrypted root volume
 # (unless the account encrypts by default, which the configuration does not show).
 deny contains info if {
-	not input.root_block_device
-	info := {"result_tag": "root_block_device", "message": "The root volume is not encrypted (no root_block_device with encrypted = true)."}
+	some instance in snyk.resources("aws_instance")
+	not instance.root_block_device
+	info := {
+		"resource": instance,
+		"result_tag": "root_block_device",
+		"message": "The root volume is not encrypted (no root_block_device with encrypted = true).",
+	}
 }
 
 deny contains info if {
-	some [tag, path, device] in devices
+	some [instance, tag, path, device] in devices
 	object.get(device, "encrypted", false) != true
-	info := {"result_tag": tag, "message": sprintf("%s is not encrypted.", [tag]), "attributes": [path]}
+	info := {"resource": instance, "result_tag": tag, "message": sprintf("%s is not encrypted.", [tag]), "attributes": [path]}
 }
 
-resources contains {"result_tag": tag, "attributes": [path]} if some [tag, path, _] in devices
+resources contains {"resource": instance, "result_tag": tag, "attributes": [path]} if some [instance, tag, path, _] in devices

@@ -1,10 +1,9 @@
 # RDS instances encrypt storage and are not publicly accessible: one result
-# per setting (single-resource rule).
+# per setting.
 package rules.tf_aws_rds_instance
 
+import data.snyk
 import rego.v1
-
-resource_type := "aws_db_instance"
 
 input_type := "tf"
 
@@ -27,13 +26,18 @@ metadata := {
 }
 
 deny contains info if {
-	object.get(input, "storage_encrypted", false) != true
-	info := {"result_tag": "storage_encrypted", "message": "Storage is not encrypted.", "attributes": [["storage_encrypted"]]}
+	some db in snyk.resources("aws_db_instance")
+	object.get(db, "storage_encrypted", false) != true
+	info := {"resource": db, "result_tag": "storage_encrypted", "message": "Storage is not encrypted.", "attributes": [["storage_encrypted"]]}
 }
 
 deny contains info if {
-	input.publicly_accessible == true
-	info := {"result_tag": "publicly_accessible", "message": "The instance is publicly accessible.", "attributes": [["publicly_accessible"]]}
+	some db in snyk.resources("aws_db_instance")
+	db.publicly_accessible == true
+	info := {"resource": db, "result_tag": "publicly_accessible", "message": "The instance is publicly accessible.", "attributes": [["publicly_accessible"]]}
 }
 
-resources contains {"result_tag": tag} if some tag in ["storage_encrypted", "publicly_accessible"]
+resources contains {"resource": db, "result_tag": tag} if {
+	some db in snyk.resources("aws_db_instance")
+	some tag in ["storage_encrypted", "publicly_accessible"]
+}

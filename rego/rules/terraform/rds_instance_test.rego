@@ -3,10 +3,16 @@ package rules.tf_aws_rds_instance_test
 import data.rules.tf_aws_rds_instance as rule
 import rego.v1
 
-test_private_encrypted_instance_passes if {
-	count(rule.deny) == 0 with input as {"storage_encrypted": true, "publicly_accessible": false}
+state := {
+	"input_type": "tf_hcl",
+	"resources": {"aws_db_instance": {
+		"aws_db_instance.good": {"attributes": {"storage_encrypted": true, "publicly_accessible": false}},
+		"aws_db_instance.bad": {"attributes": {"publicly_accessible": true}},
+	}},
 }
 
 test_each_problem_fails if {
-	{i.result_tag | some i in rule.deny} == {"storage_encrypted", "publicly_accessible"} with input as {"publicly_accessible": true}
+	failures := {[i.resource._id, i.result_tag] | some i in rule.deny} with input as state
+	failures == {["aws_db_instance.bad", "storage_encrypted"], ["aws_db_instance.bad", "publicly_accessible"]}
+	count(rule.resources) == 4 with input as state
 }

@@ -59,7 +59,15 @@ web_only(protocol, from, to) if {
 
 ports(protocol, _, _) := "all ports" if lower(sprintf("%v", [protocol])) in {"-1", "all"}
 
-ports(protocol, from, to) := sprintf("ports %v-%v", [from, to]) if not lower(sprintf("%v", [protocol])) in {"-1", "all"}
+ports(protocol, from, to) := sprintf("port %v", [from]) if {
+	not lower(sprintf("%v", [protocol])) in {"-1", "all"}
+	from == to
+}
+
+ports(protocol, from, to) := sprintf("ports %v-%v", [from, to]) if {
+	not lower(sprintf("%v", [protocol])) in {"-1", "all"}
+	from != to
+}
 
 # Resources the internet can reach, among those attached to a group.
 reachable(r) if {
