@@ -38,10 +38,18 @@ test_ownership_controls_by_name if {
 	related_ids("aws_s3_bucket.data", "aws_s3_bucket.ownership_controls") == ["aws_s3_bucket_ownership_controls.data"] with input as state
 }
 
+configuration_relations := [
+	"aws_s3_bucket.logging",
+	"aws_s3_bucket.versioning",
+	"aws_s3_bucket.policy",
+	"aws_s3_bucket.public_access_block",
+	"aws_s3_bucket.server_side_encryption_configuration",
+]
+
 test_each_configuration_resource if {
-	every relation in ["logging", "versioning", "policy", "public_access_block", "server_side_encryption_configuration"] {
-		count(related_ids("aws_s3_bucket.data", concat(".", ["aws_s3_bucket", relation]))) == 1
-		related_ids("aws_s3_bucket.logs", concat(".", ["aws_s3_bucket", relation])) == []
+	every relation in configuration_relations {
+		count(related_ids("aws_s3_bucket.data", relation)) == 1
+		related_ids("aws_s3_bucket.logs", relation) == []
 	} with input as state
 }
 
