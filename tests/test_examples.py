@@ -127,6 +127,23 @@ def test_the_cli_without_d_runs_the_shipped_pack(monkeypatch) -> None:
     assert '"id":"RE-K8S-007"' in result.stdout.replace(" ", "")
 
 
+def test_the_tour_relations_are_the_ones_the_readme_shows(monkeypatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(app, ["relations", "examples/kubernetes", "--edges"])
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    for edge in [
+        'storefront --Ingress.backend--> web {"host":"shop.example.com","path":"/"}',
+        "default-deny --NetworkPolicy.podSelector--> web",
+        "default-deny --NetworkPolicy.podSelector--> worker",
+        "web --Service.selector--> web",
+    ]:
+        assert edge in lines
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "rego-engine scan examples/" in readme
+    assert "`make example` runs `rego-engine scan examples/`" in readme
+
+
 def test_with_d_only_the_given_rules_run_and_shipped_relations_stay() -> None:
     report = scan([EXAMPLES], [EXAMPLES / "custom-rules"])
     assert report.errors == []
