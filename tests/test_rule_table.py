@@ -36,6 +36,8 @@ def test_the_table_lists_every_rule_with_its_relations() -> None:
     rows = table.splitlines()[2:]
     assert len(rows) >= 30
     assert sum("—" not in row.split("|")[5] for row in rows) >= 8
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"[{len(rows)} rules](#shipped-rules)" in readme
     ec2_admin = next(row for row in rows if row.startswith("| RE-AWS-013 "))
     assert "`aws_instance.iam_instance_profile`" in ec2_admin
     assert "`tf`" in ec2_admin and "| high |" in ec2_admin

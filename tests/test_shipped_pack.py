@@ -65,6 +65,14 @@ def shipped_rule_set() -> tuple[RuleEvaluator, PolicySources]:
     return RuleEvaluator(rule_set), sources
 
 
+def test_a_scan_loads_the_pack_without_its_tests() -> None:
+    files = shipped_rule_files()
+    assert all(p.suffix == ".rego" and not p.name.endswith("_test.rego") for p in files)
+    assert REGO_RULES_DIR / "lib" / "aws.rego" in files
+    tests = sorted(REGO_RULES_DIR.rglob("*_test.rego"))
+    assert len(tests) == len([p for p in files if p.parent.name != "lib"])
+
+
 def test_every_shipped_rego_test_passes() -> None:
     results = opa_test_results()
     failed = [f"{r['package']}.{r['name']}" for r in results if r.get("fail") or r.get("error")]
