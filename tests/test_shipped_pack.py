@@ -80,6 +80,16 @@ def test_every_shipped_rego_test_passes() -> None:
     assert len(results) >= 60
 
 
+def test_the_shipped_rego_is_opa_fmt_clean() -> None:
+    directories = [str(REGO_RELATIONS_DIR), str(REGO_RULES_DIR)]
+    proc = subprocess.run(
+        [str(find_opa().path), "fmt", "--v0-compatible", "--list", *directories],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout + proc.stderr
+
+
 def test_every_rule_package_has_passing_tests() -> None:
     evaluator, _ = shipped_rule_set()
     tested = {r["package"].removeprefix("data.") for r in opa_test_results()}

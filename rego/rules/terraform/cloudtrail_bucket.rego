@@ -40,11 +40,16 @@ logged(bucket) if count(bucket.logging) > 0
 
 logged(bucket) if count(snyk.relates(bucket, "aws_s3_bucket.logging")) > 0
 
+# Result tag → what the bucket lacks.
+problem := {"public_access_block": "does not block public policies", "logging": "has no server access logging"}
 
+missing("public_access_block", bucket) if not blocks_public(bucket)
+
+missing("logging", bucket) if not logged(bucket)
 
 deny contains info if {
 	some [trail, bucket] in trail_buckets
-	some tag in {"public_access_block", "logging"}
+	some tag, _ in problem
 	missing(tag, bucket)
 	info := {
 		"primary_resource": trail,
@@ -54,12 +59,6 @@ deny contains info if {
 		"graph": [{"source": trail, "label": "logs to", "target": bucket}],
 	}
 }
-
-problem := {"public_access_block": "does not block public policies", "logging": "has no server access logging"}
-
-missing("public_access_block", bucket) if not blocks_public(bucket)
-
-missing("logging", bucket) if not logged(bucket)
 
 resources contains info if {
 	some [trail, bucket] in trail_buckets

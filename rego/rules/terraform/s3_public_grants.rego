@@ -39,7 +39,7 @@ blocks(bucket, setting) if {
 }
 
 # [resource carrying the ACL, attribute path] for every public ACL of the bucket.
-public_acls(bucket) := inline | canned | granted if {
+public_acls(bucket) := (inline | canned) | granted if {
 	inline := {[bucket, ["acl"]] | bucket.acl in public_canned_acls}
 	acls := snyk.relates(bucket, "aws_s3_bucket.acl")
 	canned := {[acl, ["acl"]] | some acl in acls; acl.acl in public_canned_acls}
