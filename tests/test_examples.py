@@ -115,7 +115,7 @@ def test_every_failing_result_names_its_file_and_line() -> None:
                 location = result.resources[0].location
                 assert location is not None, (rules.metadata.id, result.resource_id)
                 assert Path(location["filepath"]).resolve().is_relative_to(EXAMPLES)
-                assert location["line"] >= 1
+                assert location["line"] >= 1 and location["column"] >= 1
     assert len(failing_types) >= 3
     assert failing_types == {"tf_hcl", "tf_plan", "cfn", "k8s"}
 
@@ -125,6 +125,25 @@ def test_the_cli_without_d_runs_the_shipped_pack(monkeypatch) -> None:
     result = CliRunner().invoke(app, ["scan", "examples/"])
     assert result.exit_code == 1, result.output
     assert '"id":"RE-K8S-007"' in result.stdout.replace(" ", "")
+
+
+def test_the_tour_result_is_the_one_the_readme_shows() -> None:
+    report = scan([EXAMPLES / "kubernetes"], shipped_rule_files())
+    (rules,) = [r for r in report.inputs[0].rule_results if r.metadata.id == "RE-K8S-007"]
+    (failing,) = [r for r in rules.results if not r.passed]
+    assert failing.message == (
+        "The workload runs privileged container log-shipper and is exposed through "
+        "Ingress storefront (shop.example.com/) via Service web."
+    )
+    assert (failing.resource_id, failing.resource_type, failing.result_tag) == (
+        "web",
+        "Deployment",
+        "service[web]",
+    )
+    assert failing.severity == "critical"
+    location = failing.resources[0].location
+    assert Path(location["filepath"]).resolve() == EXAMPLES / "kubernetes" / "web.yaml"
+    assert (location["line"], location["column"]) == (3, 1)
 
 
 def test_the_tour_relations_are_the_ones_the_readme_shows(monkeypatch) -> None:
