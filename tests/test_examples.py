@@ -16,7 +16,7 @@ from engine.report import ScanReport
 from engine.rule_pack import shipped_rule_files
 from engine.scanner import scan
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
 pytestmark = needs_opa
