@@ -24,7 +24,7 @@ from engine.rule_set import compile_rule_set
 from engine.sources import PolicySources, RegoFile, load_sources
 from engine.state import parse_state
 
-RULES = REPO_ROOT / "examples" / "scan" / "rules"
+RULES = REPO_ROOT / "examples" / "custom-rules"
 SIZES = [int(a) for a in sys.argv[1:]] or [1_000, 10_000]
 
 

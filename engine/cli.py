@@ -30,6 +30,7 @@ from engine.opa import OpaNotFound
 from engine.progress import scan_progress
 from engine.relation_listing import list_relations
 from engine.report import ScanReport
+from engine.rule_pack import shipped_rule_files
 from engine.scanner import ScanOptions, scan
 from engine.selection import RuleSelection
 from engine.sources import SourceError
@@ -273,7 +274,11 @@ def scan_command(
     ] = None,
     rules: Annotated[
         list[Path] | None,
-        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
+        typer.Option(
+            "-d",
+            "--data",
+            help="Rule or data file or directory (repeatable); default: the shipped rule pack.",
+        ),
     ] = None,
     output_formats: Annotated[
         list[str] | None,
@@ -337,7 +342,7 @@ def scan_command(
         ),
     ] = None,
 ) -> None:
-    """Run rules over inputs and write the results.
+    """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
     Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
     could not be processed (results for the rest are still written), 3 no
@@ -370,8 +375,6 @@ def scan_command(
         )
     except OutputPlanError as exc:
         raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
-    if not rules:
-        raise typer.BadParameter("at least one rule path is required", param_hint="-d")
     if rule_timeout <= 0 or max_memory <= 0:
         raise typer.BadParameter(
             "bounds must be positive", param_hint="--rule-timeout/--max-memory"
@@ -382,7 +385,7 @@ def scan_command(
         with scan_progress() as progress:
             report = scan(
                 paths or [Path(".")],
-                rules,
+                rules or shipped_rule_files(),
                 ScanOptions(
                     rule_timeout=rule_timeout,
                     max_memory_mb=max_memory,

@@ -11,6 +11,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 BUILTINS_DIR = REPO_ROOT / "builtins"
 REGO_LIB_DIR = REPO_ROOT / "rego" / "lib"
 REGO_RELATIONS_DIR = REPO_ROOT / "rego" / "relations"
+REGO_RULES_DIR = REPO_ROOT / "rego" / "rules"
 
 
 def cache_dir() -> Path:

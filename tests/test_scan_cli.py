@@ -175,11 +175,16 @@ def test_usage_errors_exit_2(tmp_path: Path, rules: Path, args: list[str], compl
     assert result.stdout == ""  # no results document on a usage error
 
 
-def test_missing_rules_option_is_a_usage_error(tmp_path: Path) -> None:
-    result = invoke(input_file(tmp_path, FAILING_STATE))
-    assert result.exit_code == 2
-    assert "-d" in result.stderr and "rule path" in result.stderr
-    assert result.stdout == ""
+def test_without_rules_option_the_shipped_pack_runs(tmp_path: Path) -> None:
+    main_tf = tmp_path / "infra" / "main.tf"
+    main_tf.parent.mkdir()
+    main_tf.write_text('resource "aws_s3_bucket" "logs" {\n  bucket = "acme-logs"\n}\n')
+    result = invoke(main_tf.parent)
+    assert result.exit_code == 1, result.stderr
+    rules = {r["id"]: r for r in document(result)["results"][0]["rule_results"]}
+    assert {"RE-AWS-001", "RE-AWS-004"} <= set(rules)
+    assert not any(i.startswith(("RE-CFN-", "RE-K8S-")) for i in rules)  # input types apply
+    assert [r["passed"] for r in rules["RE-AWS-001"]["results"]] == [False]
 
 
 def test_inputs_default_to_the_working_directory(

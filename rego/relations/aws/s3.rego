@@ -34,3 +34,15 @@ relations contains snyk.relation_from_fields(
 	{"aws_s3_bucket": ["id", "bucket"]},
 	{"aws_s3_bucket_policy": ["bucket"]},
 )
+
+relations contains snyk.relation_from_fields(
+	"aws_s3_bucket.acl",
+	{"aws_s3_bucket": ["id", "bucket"]},
+	{"aws_s3_bucket_acl": ["bucket"]},
+)
+
+relations contains snyk.relation_from_fields(
+	"aws_s3_bucket.ownership_controls",
+	{"aws_s3_bucket": ["id", "bucket"]},
+	{"aws_s3_bucket_ownership_controls": ["bucket"]},
+)
