@@ -1,5 +1,5 @@
 """The terminal screenshot in the docs: the ``table`` output of a real scan of
-the examples, exported as SVG by rich. ``make screenshot`` rewrites
+the examples with the shipped rule pack, exported as SVG by rich. ``make screenshot`` rewrites
 ``docs/scan-table.svg``; ``tests/test_table_screenshot.py`` keeps it current."""
 
 from __future__ import annotations
@@ -8,17 +8,18 @@ import os
 from pathlib import Path
 
 from engine.formats.table import render_svg
+from engine.rule_pack import shipped_rule_files
 from engine.scanner import scan
 
 REPO = Path(__file__).resolve().parent.parent
 SCREENSHOT = REPO / "docs" / "scan-table.svg"
-COMMAND = "rego-engine scan examples/scan/inputs -d examples/scan/rules --format table"
+COMMAND = "rego-engine scan examples/ --format table"
 WIDTH = 132
 
 
 def screenshot() -> str:
     """The SVG of ``COMMAND``'s table, scanned from the repository root as the README shows it."""
-    report = scan([Path("examples/scan/inputs")], [Path("examples/scan/rules")])
+    report = scan([Path("examples")], shipped_rule_files())
     return render_svg(report, width=WIDTH, title=COMMAND)
 
 

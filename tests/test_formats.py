@@ -31,6 +31,7 @@ from engine.inputs import ScanInput
 from engine.report import InputReport, ScanReport
 from engine.results import Result, ResultResource, RuleResults
 from engine.rule_metadata import RuleMetadata
+from engine.rule_pack import shipped_rule_files
 from engine.scanner import ScanOptions, scan
 from engine.state import parse_state
 
@@ -113,10 +114,10 @@ def test_sarif_is_valid_for_every_kind_of_scan(
 
 def test_sarif_of_the_examples_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
-    examples = scan([Path("examples/scan/inputs")], [Path("examples/scan/rules")])
+    examples = scan([Path("examples")], shipped_rule_files())
     log = validate_sarif(sarif.render(examples))
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 4
-    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 6
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 37
+    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 52
 
 
 def test_sarif_rules_and_results(report: ScanReport) -> None:
