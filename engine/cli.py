@@ -79,7 +79,7 @@ def eval_command(
             data,
             ref,
             input_json=input_json,
-            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+            limits=Limits(timeout, max_memory, timeout_option="--timeout"),
         )
     except (SourceError, CompileError, EvalError, OpaNotFound, ValueError) as exc:
         if _DEBUG:
@@ -220,6 +220,9 @@ def scan_command(
     max_memory: Annotated[
         int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
     ] = 2048,
+    max_output: Annotated[
+        float, typer.Option("--max-output", help="MiB of results one rule may return per input.")
+    ] = 16,
     input_type: InputTypeOption = None,
     skip_paths: SkipPathOption = None,
     var_files: VarFileOption = None,
@@ -237,9 +240,9 @@ def scan_command(
         raise typer.BadParameter(f"unknown format {output_format!r} (json)", param_hint="--format")
     if not rules:
         raise typer.BadParameter("at least one rule path is required", param_hint="-d")
-    if rule_timeout <= 0 or max_memory <= 0:
+    if rule_timeout <= 0 or max_memory <= 0 or max_output <= 0:
         raise typer.BadParameter(
-            "bounds must be positive", param_hint="--rule-timeout/--max-memory"
+            "bounds must be positive", param_hint="--rule-timeout/--max-memory/--max-output"
         )
     load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     try:
@@ -250,6 +253,7 @@ def scan_command(
                 ScanOptions(
                     rule_timeout=rule_timeout,
                     max_memory_mb=max_memory,
+                    max_output_mb=max_output,
                     progress=progress,
                     load=load,
                 ),
@@ -316,7 +320,7 @@ def relations_command(
             rules or [],
             paths or [],
             with_edges=edges,
-            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+            limits=Limits(timeout, max_memory, timeout_option="--timeout"),
         )
     except (CompileError, OpaNotFound) as exc:
         if _DEBUG:
@@ -347,5 +351,17 @@ def version_command(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. An unexpected failure is one line on stderr
+    (exit 2); ``--debug`` shows its traceback instead."""
+    try:
+        app()
+    except Exception as exc:
+        if _DEBUG:
+            raise
+        text = str(exc).splitlines()[0] if str(exc) else ""
+        typer.echo(
+            f"error: internal error: {type(exc).__name__}{': ' + text if text else ''} "
+            "(a bug in rego-engine: rerun with --debug for the traceback and report it)",
+            err=True,
+        )
+        sys.exit(EXIT_ERROR)

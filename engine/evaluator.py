@@ -84,6 +84,7 @@ class RuleEvaluator:
                 RELATIONS_ENTRYPOINT,
                 rule_set.relation_files,
                 None if all_relations else rule_set.shipped_relations_named,
+                self.limits.max_relation_edges,
             )
         )
         self._state: State | None = None

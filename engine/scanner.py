@@ -38,6 +38,8 @@ class ScanOptions:
     """Seconds one rule may take on one input."""
     max_memory_mb: int = 2048
     """MiB of Wasm memory the policy instance may use."""
+    max_output_mb: float = 16
+    """MiB of result text one rule may return on one input."""
     progress: ProgressHook | None = None
     load: LoadOptions = field(default_factory=LoadOptions)
     """How inputs are found and loaded (formats, skipped paths, size limit)."""
@@ -72,7 +74,9 @@ def scan(
             "no supported input found in " + ", ".join(str(p) for p in input_paths)
         )
     evaluator = (
-        RuleEvaluator(rule_set, Limits(options.rule_timeout, options.max_memory_mb))
+        RuleEvaluator(
+            rule_set, Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
+        )
         if rule_set.policy is not None and rule_set.rules
         else None
     )

@@ -47,6 +47,8 @@ class RelationSetup:
     files: RelationFiles = field(default_factory=RelationFiles)
     shipped_wanted: frozenset[str] | None = None
     """Shipped relations to resolve (None: all); the others are skipped."""
+    max_edges: int | None = None
+    """The most edges one relation may have on one input (None: unbounded)."""
 
 
 @dataclass
@@ -229,7 +231,15 @@ class SnykApi:
             setup.files,
             setup.shipped_wanted,
         )
-        index = build_index(declared.relations)
+        index = build_index(declared.relations, setup.max_edges)
+        declared.problems.extend(
+            RelationProblem(
+                f"{why} on this input (one edge per KiB of --max-memory); left empty "
+                "(a key every resource shares? raise --max-memory)",
+                name,
+            )
+            for name, why in index.refused.items()
+        )
         return InputRelations(table, declared, index, index_document(index, table))
 
     def _inject(self, instance: PolicyInstance) -> None:

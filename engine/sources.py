@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from engine.loaders.limits import check_yaml_stream, too_deep_message
+from engine.loaders.loaded import LoaderError
 from engine.rego_version import detect_rego_version
 
 REGO_SUFFIXES = frozenset({".rego"})
@@ -92,8 +94,13 @@ def parse_data_document(path: Path, text: str) -> Any:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise SourceError(display_path(path), exc.msg, exc.lineno) from None
+        except RecursionError:
+            raise SourceError(display_path(path), too_deep_message()) from None
     try:
+        check_yaml_stream(text)  # libyaml's composer would overflow the C stack
         return yaml.load(text, Loader=_YamlLoader)
+    except LoaderError as exc:
+        raise SourceError(display_path(path), exc.message, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

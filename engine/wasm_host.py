@@ -35,6 +35,7 @@ from engine.compiler import CompiledPolicy
 from engine.host_builtins import REGISTRY, BuiltinError
 from engine.host_builtins.registry import (
     BuiltinLimitExceeded,
+    BuiltinTimeExceeded,
     EvalContext,
     reset_context,
     set_context,
@@ -73,17 +74,50 @@ class BuiltinUnavailable(EvalError):
     """A rule called a builtin that is refused or not implemented by the host."""
 
 
+class OutputLimitExceeded(EvalError):
+    """An evaluation's result is larger than the output bound."""
+
+
+EDGE_BYTES = 1024
+"""Memory bound per relation edge: a relation may produce ``max-memory / 1 KiB`` edges."""
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Bounds for one instance: seconds per evaluation, MiB of Wasm memory."""
+    """Bounds for one instance: seconds per evaluation, MiB of Wasm memory, MiB
+    of result text per evaluation; and the options that raise them (for hints)."""
 
     timeout_seconds: float = 30.0
     max_memory_mb: int = 2048
+    max_output_mb: float = 16
+    timeout_option: str = "--rule-timeout"
 
     @property
     def max_pages(self) -> int:
         """The memory cap in 64 KiB Wasm pages (Wasm32 ends at 4 GiB)."""
         return min(65536, max(1, int(self.max_memory_mb * 1024 * 1024) // PAGE))
+
+    @property
+    def max_output_bytes(self) -> int:
+        """The largest result text (Rego value syntax) one evaluation may return."""
+        return int(self.max_output_mb * 1024 * 1024)
+
+    @property
+    def max_relation_edges(self) -> int:
+        """The most edges one relation may have on one input."""
+        return (self.max_memory_mb << 20) // EDGE_BYTES
+
+    def time_message(self, seconds: float | None = None) -> str:
+        """The error of an evaluation stopped by the time bound, with its hint."""
+        limit = self.timeout_seconds if seconds is None else seconds
+        return f"evaluation exceeded the time limit of {limit:g}s (raise {self.timeout_option})"
+
+    def memory_message(self) -> str:
+        """The error of an evaluation stopped by the memory cap, with its hint."""
+        return (
+            f"evaluation exceeded the memory limit of {self.max_memory_mb} MiB "
+            "(raise --max-memory)"
+        )
 
 
 CustomHandler = Callable[..., int]
@@ -151,6 +185,10 @@ def load_module(policy: CompiledPolicy) -> wasmtime.Module:
 # ---------------------------------------------------------------- calling exports
 
 _U32 = 0xFFFFFFFF
+_LIBC = ctypes.CDLL(None)
+_strnlen = _LIBC.strnlen
+_strnlen.restype = ctypes.c_size_t
+_strnlen.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 _TrapPointer = ctypes.POINTER(wasmtime_ffi.wasm_trap_t)
 
 
@@ -400,23 +438,41 @@ class PolicyInstance:
         self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
         seconds = self.limits.timeout_seconds if timeout_seconds is None else timeout_seconds
         ticks = max(1, round(seconds / TICK_SECONDS))
-        token = set_context(
-            EvalContext(now_ns=time.time_ns(), max_memory_bytes=self.limits.max_memory_mb << 20)
-        )
         self._deadline = time.monotonic() + seconds
+        token = set_context(
+            EvalContext(
+                now_ns=time.time_ns(),
+                max_memory_bytes=self.limits.max_memory_mb << 20,
+                deadline=self._deadline,
+            )
+        )
         self.store.set_epoch_deadline(ticks)
         try:
             self._call("eval", ctx)
         except EvalTimeout:
-            raise EvalTimeout(f"evaluation exceeded the time limit of {seconds:g}s") from None
+            raise EvalTimeout(self.limits.time_message(seconds)) from None
         finally:
             self.store.set_epoch_deadline(_NO_DEADLINE)
             reset_context(token)
         return self._call("opa_eval_ctx_get_result", ctx)
 
+    def bounded_value_dump(self, addr: int) -> bytes:
+        """:meth:`value_dump`, refusing text over the output bound before copying it
+        out of Wasm memory (parsing it in Python takes about 10x its size)."""
+        limit = self.limits.max_output_bytes
+        text = self._call("opa_value_dump", addr)
+        size = _strnlen(self._base() + text, limit + 1)
+        if size > limit:
+            raise OutputLimitExceeded(
+                f"the result is over the output limit of {self.limits.max_output_mb:g} MiB "
+                "(a rule producing too many results?; raise --max-output)"
+            )
+        return ctypes.string_at(self._base() + text, size)
+
     def evaluate(self, entrypoint: str, *, timeout_seconds: float | None = None) -> list[Any]:
         """Evaluate ``entrypoint``: the list of its results (empty when undefined)."""
-        text = self.value_dump(self.eval_addr(entrypoint, timeout_seconds=timeout_seconds))
+        addr = self.eval_addr(entrypoint, timeout_seconds=timeout_seconds)
+        text = self.bounded_value_dump(addr)
         if text.startswith(b"{{") and text.endswith(b"}}"):
             # A single result: parse the inner object, which is often plain JSON.
             try:
@@ -435,9 +491,7 @@ class PolicyInstance:
         is re-raised as itself by the export call, so it never reaches here.)"""
         text = str(error)
         if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.INTERRUPT:
-            return EvalTimeout(
-                f"evaluation exceeded the time limit of {self.limits.timeout_seconds:g}s"
-            )
+            return EvalTimeout(self.limits.time_message())
         if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.STACK_OVERFLOW:
             return EvalError("evaluation exceeded the Wasm stack (recursion too deep)")
         return EvalError(f"evaluation trapped: {text.splitlines()[0] if text else error!r}")
@@ -445,9 +499,7 @@ class PolicyInstance:
     def _abort(self, addr: int) -> None:
         message = self.read_cstring(addr & _U32).decode("utf-8", "replace")
         if "out of memory" in message or "malloc" in message:
-            raise MemoryLimitExceeded(
-                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
-            )
+            raise MemoryLimitExceeded(self.limits.memory_message())
         raise EvalError(f"evaluation aborted: {self.policy.user_locations(message)}")
 
     def _println(self, addr: int) -> None:
@@ -461,14 +513,15 @@ class PolicyInstance:
             raise
         except BuiltinLimitExceeded as exc:
             raise MemoryLimitExceeded(
-                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB "
-                f"(builtin {name}: {exc})"
+                f"{self.limits.memory_message()} in builtin {name}: {exc}"
             ) from None
+        except BuiltinTimeExceeded:
+            raise EvalTimeout(f"{self.limits.time_message()} in builtin {name}") from None
         except Exception as exc:  # a host bug must not take the process down
             raise EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}") from exc
         # Host code does not see the epoch interruption: check the time bound here.
         if time.monotonic() > self._deadline:
-            raise EvalTimeout("evaluation exceeded the time limit")
+            raise EvalTimeout(f"{self.limits.time_message()} in builtin {name}")
         return result
 
     def _resolve_builtin(self, name: str) -> Callable[..., int]:

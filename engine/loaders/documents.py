@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 import yaml
 
+from engine.loaders.limits import check_yaml_node, check_yaml_stream, too_deep_message
 from engine.loaders.loaded import LoaderError
 
 # Digits to "0", every other byte to " ": a run of 19 zeros is then found by a
@@ -63,12 +64,41 @@ def parse_json(raw: bytes) -> Any:
         raise LoaderError(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except UnicodeDecodeError as exc:
         raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
+    except RecursionError:
+        raise LoaderError(too_deep_message()) from None
     except ValueError as exc:
         raise LoaderError(f"invalid JSON: {exc}") from None
 
 
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML plus CloudFormation's short-form intrinsic tags."""
+    """Safe YAML plus CloudFormation's short-form intrinsic tags; a key twice
+    in one mapping is an error, as in go-yaml v3 (YAML requires unique keys)."""
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        checked: set[int] = self.__dict__.setdefault("_unique_checked", set())
+        if id(node) not in checked:  # before merges add their keys
+            checked.add(id(node))
+            _check_unique_keys(node)
+        super().flatten_mapping(node)
+
+
+def _check_unique_keys(node: yaml.MappingNode) -> None:
+    seen: dict[tuple[str, str], int] = {}
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == _MERGE:
+            continue
+        identity = (key.tag, key.value)
+        if identity in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"key {key.value!r} is defined twice (first at line {seen[identity]})",
+                key.start_mark,
+            )
+        seen[identity] = key.start_mark.line + 1
+
+
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 def _construct_plain(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
@@ -107,9 +137,23 @@ _TemplateLoader.add_multi_constructor("!", _unknown_tag)
 
 
 def parse_yaml(raw: bytes) -> list[Any]:
-    """Every document of a YAML stream (empty documents dropped)."""
+    """Every document of a YAML stream (empty documents dropped), within the
+    nesting and alias limits of :mod:`engine.loaders.limits`."""
+    documents: list[Any] = []
     try:
-        return [d for d in yaml.load_all(raw, Loader=_TemplateLoader) if d is not None]
+        check_yaml_stream(raw)
+        loader = _TemplateLoader(raw)
+        try:
+            while loader.check_node():
+                node = loader.get_node()
+                if b"*" in raw:  # without aliases, the stream check bounds the depth
+                    check_yaml_node(node)
+                document = loader.construct_document(node)
+                if document is not None:
+                    documents.append(document)
+        finally:
+            loader.dispose()
+        return documents
     except UnicodeDecodeError as exc:
         raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
     except yaml.YAMLError as exc:

@@ -186,6 +186,13 @@ def _native_body(node: Tree, display: str) -> Body:
         parts = _subtrees(child)
         name = identifier_name(parts[0]) or ""
         if child.data == "attribute":
+            if name in body.attributes:  # as Terraform: "Attribute redefined"
+                line = child.meta.line
+                raise LoaderError(
+                    f"{display}:{line}: invalid HCL: argument {name!r} is set twice "
+                    f"(first at line {body.attributes[name].line}); set it once",
+                    line,
+                )
             body.attributes[name] = Attribute(name, parts[-1], child.meta.line, child.meta.column)
         elif child.data == "block":
             labels = tuple(_label(p) for p in parts[1:-1])
