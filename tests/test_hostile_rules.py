@@ -53,7 +53,7 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
     "h_doubling": (
         _rule(
             "h_doubling",
-            "s0 := \"xy\"\n"
+            's0 := "xy"\n'
             + "".join(f's{i + 1} := concat("", [s{i}, s{i}])\n' for i in range(40))
             + 'deny contains {"message": "done"} if count(s40) > 0\n',
         ),
@@ -70,7 +70,7 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
     "h_comprehension": (
         _rule(
             "h_comprehension",
-            "deny contains {\"message\": \"big\"} if {\n"
+            'deny contains {"message": "big"} if {\n'
             "  xs := {x | some x in numbers.range(1, 100000000)}\n  count(xs) > 0\n}\n",
         ),
         ("memory limit of 96 MiB", "time limit"),
@@ -110,15 +110,13 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
         ("builtin net.lookup_ip_addr is refused",),
     ),
     "h_cidr": (
-        _rule(
-            "h_cidr", 'deny contains {"message": "x"} if count(net.cidr_expand("::/0")) > 0\n'
-        ),
+        _rule("h_cidr", 'deny contains {"message": "x"} if count(net.cidr_expand("::/0")) > 0\n'),
         ("memory limit of 96 MiB (raise --max-memory) in builtin net.cidr_expand",),
     ),
     "h_regex": (
         _rule(
             "h_regex",
-            "deny contains {\"message\": \"x\"} if {\n"
+            'deny contains {"message": "x"} if {\n'
             '  a := concat("", ["a" | some _ in numbers.range(1, 100000)])\n'
             '  s := regex.replace(a, "", concat("", ["b" | some _ in numbers.range(1, 100000)]))\n'
             "  count(s) > 0\n}\n",
@@ -128,7 +126,7 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
     "h_sprintf": (
         _rule(
             "h_sprintf",
-            "deny contains {\"message\": m} if {\n"
+            'deny contains {"message": m} if {\n'
             '  f := concat("", [v | some _ in numbers.range(1, 500); v := "%1000000d"])\n'
             "  m := sprintf(f, numbers.range(1, 500))\n}\n",
         ),

@@ -1,0 +1,233 @@
+"""Hostile inputs: each gives one clear error naming the file (never a
+traceback), within a bound measured here, and the good input beside it is
+still scanned (exit code 2).
+
+Every case writes its hostile file beside one good State and scans the
+directory with one rule through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bounds import MIB, measured
+from scan_fixtures import ACL_RULE, state, write, write_json
+from typer.testing import CliRunner, Result
+
+from engine.cli import app
+from engine.loaders.limits import MAX_DEPTH
+from engine.sources import display_path
+
+GOOD = state({"g": {"acl": "public-read"}})
+
+
+def _deep_json(depth: int) -> str:
+    return json.dumps(dict(GOOD, meta={"x": 1})).replace('{"x": 1}', "[" * depth + "]" * depth)
+
+
+def _billion_laughs() -> str:
+    lines = ['  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"  {name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\ndata:\n" + "\n".join(lines)
+
+
+def _merge_bomb() -> str:
+    lines = ["  a: &a {x: 1}"]
+    for i in range(1, 40):
+        prev = "a" if i == 1 else f"m{i - 1}"
+        lines.append(f"  m{i}: &m{i} {{<<: [*{prev}, *{prev}]}}")
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n" + "\n".join(lines)
+
+
+CASES: dict[str, tuple[str, str | bytes, str]] = {
+    # case: (file name, content, the message after "file[:line]: ")
+    "deep_json": ("deep.json", _deep_json(100_000), "nested deeper than 254 levels"),
+    "deep_json_within_parser": (
+        "deep500.json",
+        _deep_json(500),
+        "nested deeper than 254 levels",
+    ),
+    "deep_yaml": (
+        "deep.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\ndata: "
+        + "[" * 100_000
+        + "]" * 100_000,
+        "nested deeper than 254 levels",
+    ),
+    "yaml_alias_bomb": ("lol.yaml", _billion_laughs(), "a 'billion laughs' document"),
+    "yaml_merge_bomb": ("merge.yaml", _merge_bomb(), "a 'billion laughs' document"),
+    "yaml_duplicate_key": (
+        "dup.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n",
+        "invalid YAML: key 'name' is defined twice (first at line 4)",
+    ),
+    "invalid_utf8": ("latin1.json", b'{"a": "caf\xe9"}', "not valid UTF-8"),
+    "nul_byte": ("nul.json", b'{"a": "x\x00"}', "binary data, not text"),
+    "number_beyond_float": (
+        "huge.json",
+        json.dumps(GOOD).replace('"acl": "public-read"', '"acl": 1e400'),
+        "number 1e400 is out of range",
+    ),
+    "hcl_duplicate_argument": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "b" {\n  acl = "a"\n  acl = "b"\n}\n',
+        "invalid HCL: argument 'acl' is set twice (first at line 2)",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("rules")
+    write(directory / "acl.rego", ACL_RULE)
+    return directory
+
+
+def _scan(directory: Path, rules: Path) -> Result:
+    return CliRunner().invoke(app, ["scan", str(directory), "-d", str(rules)])
+
+
+def _check(result: Result, directory: Path, bad: str, message: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    shown = display_path(directory / bad)
+    (error,) = errors
+    assert error.startswith(f"error: {shown}"), error
+    assert message in error, error
+    document = json.loads(result.stdout)
+    (entry,) = document["results"]  # the good input alone
+    (rule,) = entry["rule_results"]
+    assert [(r["resource_id"], r["passed"]) for r in rule["results"]] == [
+        ("aws_s3_bucket.g", False)
+    ]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_input_is_one_error_naming_the_file(tmp_path: Path, rules: Path, case: str) -> None:
+    name, content, message = CASES[case]
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    with measured() as cost:
+        result = _scan(directory, rules)
+    assert cost.seconds < 60 and cost.peak_growth < 512 * MIB, cost
+    _check(result, directory, name, message)
+
+
+def test_nesting_at_the_limit_is_scanned(tmp_path: Path, rules: Path) -> None:
+    """Control: the State wraps its attributes 4 levels deep, so MAX_DEPTH - 5
+    levels inside an attribute keep the document within the limit."""
+    doc = state({"g": {"acl": "public-read", "deep": "X"}})
+    text = json.dumps(doc).replace('"X"', "[" * (MAX_DEPTH - 5) + "]" * (MAX_DEPTH - 5))
+    write(tmp_path / "in" / "good.json", text)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1, result.output
+
+
+def test_million_element_array_is_scanned_within_bounds(tmp_path: Path, rules: Path) -> None:
+    doc = state({"g": {"acl": "public-read", "items": list(range(1_000_000))}})
+    write_json(tmp_path / "in" / "good.json", doc)
+    with measured() as cost:
+        result = _scan(tmp_path / "in", rules)
+    assert cost.seconds < 120 and cost.peak_growth < 1536 * MIB, cost
+    assert result.exit_code == 1, result.output
+    (entry,) = json.loads(result.stdout)["results"]
+    assert (
+        len(entry["input"]["resources"]["aws_s3_bucket"]["aws_s3_bucket.g"]["attributes"]["items"])
+        == 1_000_000
+    )
+
+
+def test_duplicate_json_keys_take_the_last_value(tmp_path: Path, rules: Path) -> None:
+    """JSON: the last value wins, as in Go's encoding/json and Python's json."""
+    text = json.dumps(GOOD).replace(
+        '"acl": "public-read"', '"acl": "private", "acl": "public-read"'
+    )
+    write(tmp_path / "in" / "good.json", text)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1 and result.stderr == "", result.output
+
+
+def _special(kind: str) -> Callable[[Path], None]:
+    def make(path: Path) -> None:
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "device":
+            path.symlink_to("/dev/zero")
+        elif kind == "loop":
+            path.symlink_to(path.with_name("loop_b.json"))
+            path.with_name("loop_b.json").symlink_to(path.name)
+        elif kind == "dangling":
+            path.symlink_to("nowhere.json")
+
+    return make
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("fifo", "a FIFO, not a regular file; not read"),
+        ("device", "a device, not a regular file; not read"),
+        ("loop", "symbolic link loop"),
+        ("dangling", "broken symbolic link"),
+    ],
+)
+def test_special_files_are_reported_not_read(
+    tmp_path: Path, rules: Path, kind: str, message: str
+) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    _special(kind)(directory / "loop_a.json")
+    with measured() as cost:
+        result = _scan(directory, rules)
+    assert cost.seconds < 60, cost  # a FIFO would block forever, /dev/zero never end
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors and all(message in e for e in errors), errors
+    assert any(display_path(directory / "loop_a.json") in e for e in errors)
+    assert "Traceback" not in result.stderr
+
+
+def test_a_directory_symlink_loop_is_not_followed(tmp_path: Path, rules: Path) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    (directory / "sub").mkdir()
+    (directory / "sub" / "up").symlink_to("..")
+    result = _scan(directory, rules)
+    assert result.exit_code == 1, result.output
+    assert len(json.loads(result.stdout)["results"]) == 1
+
+
+def test_an_unreadable_file_is_reported(
+    tmp_path: Path, rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    secret = write_json(directory / "secret.json", GOOD)
+    secret.chmod(0)
+    if os.geteuid() == 0:  # root reads through chmod 000: refuse the read as the kernel would
+        real = Path.read_bytes
+
+        def read_bytes(self: Path) -> bytes:
+            if self.name == "secret.json":
+                raise PermissionError(13, "Permission denied", str(self))
+            return real(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    try:
+        result = _scan(directory, rules)
+    finally:
+        secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    _check(result, directory, "secret.json", "Permission denied")
