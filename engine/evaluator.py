@@ -109,6 +109,7 @@ class RuleEvaluator:
 
     def _recover(self) -> None:
         """A fresh instance after a failed evaluation (a trap may leave the heap inconsistent)."""
+        self._instance.close()
         self._instance = self._new_instance()
 
     def _rule_statics(self, index: int) -> RuleStatics:

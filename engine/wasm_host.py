@@ -324,6 +324,12 @@ class PolicyInstance:
         self._deadline = float("inf")
         self.set_input(None)
 
+    def close(self) -> None:
+        """Free the instance's store and Wasm memory now. Its Python objects
+        form reference cycles (host callbacks are bound methods), which the
+        scan's paused collector would otherwise keep for the whole scan."""
+        self.store.close()
+
     # -- memory helpers ------------------------------------------------------
 
     def _base(self) -> int:
