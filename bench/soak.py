@@ -104,9 +104,10 @@ def main() -> None:
             if done % (rules_per_input * 100) == 0:
                 gc.collect()
                 wasm = evaluators[0]._instance.memory.data_len(evaluators[0]._instance.store)
+                objects = len(gc.get_objects()) + gc.get_freeze_count()
                 print(
                     f"{done // rules_per_input:>6} inputs  RSS {rss() / MIB:7.1f} MiB  "
-                    f"Wasm {wasm / MIB:6.1f} MiB  Python objects {len(gc.get_objects()) + gc.get_freeze_count():>9,}",
+                    f"Wasm {wasm / MIB:6.1f} MiB  Python objects {objects:>9,}",
                     flush=True,
                 )
 
