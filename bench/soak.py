@@ -21,6 +21,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from scan_fixtures import state  # noqa: E402
 
 from engine import ScanOptions, scan  # noqa: E402
 from engine.evaluator import RuleEvaluator  # noqa: E402
@@ -48,32 +51,19 @@ def rss() -> int:
         return int(statm.read().split()[1]) * 4096
 
 
-def state(i: int) -> dict[str, Any]:
-    buckets = {
-        f"aws_s3_bucket.b{i}_{j}": {
-            "id": f"aws_s3_bucket.b{i}_{j}",
-            "resource_type": "aws_s3_bucket",
-            "namespace": f"soak/{i}.tf",
-            "meta": {},
-            "tags": {"Name": f"bucket {i} {j}"},
-            "attributes": {
+def soak_state(i: int) -> dict[str, Any]:
+    """Input ``i``: 20 buckets, different in name, ACL and padding."""
+    return state(
+        {
+            f"b{i}_{j}": {
                 "bucket": f"bucket-{i}-{j}",
                 "acl": "public-read" if (i + j) % 3 == 0 else "private",
                 "slow": i % 7 == 0 and j == 0,
                 "pad": "x" * (i % 50),
-            },
+            }
+            for j in range(20)
         }
-        for j in range(20)
-    }
-    return {
-        "format": "",
-        "format_version": "1.0.0",
-        "input_type": "tf_hcl",
-        "environment_provider": "iac",
-        "meta": {},
-        "scope": {},
-        "resources": {"aws_s3_bucket": buckets},
-    }
+    )
 
 
 def main() -> None:
@@ -90,7 +80,7 @@ def main() -> None:
         inputs = Path(tmp) / "inputs"
         inputs.mkdir()
         for i in range(count):
-            (inputs / f"{i:05d}.json").write_text(json.dumps(state(i)))
+            (inputs / f"{i:05d}.json").write_text(json.dumps(soak_state(i)))
         rules = Path(tmp) / "rules"
         rules.mkdir()
         for rule in (ROOT / "examples" / "scan" / "rules").glob("*.rego"):
