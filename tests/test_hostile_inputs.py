@@ -74,6 +74,11 @@ CASES: dict[str, tuple[str, str | bytes, str]] = {
         json.dumps(GOOD).replace('"acl": "public-read"', '"acl": 1e400'),
         "number 1e400 is out of range",
     ),
+    "deep_hcl": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "b" {\n  x = ' + "[" * 5000 + "]" * 5000 + "\n}\n",
+        "invalid HCL: an expression nests more than 256 levels deep",
+    ),
     "hcl_duplicate_argument": (
         "tf/main.tf",
         'resource "aws_s3_bucket" "b" {\n  acl = "a"\n  acl = "b"\n}\n',

@@ -16,7 +16,12 @@ from typing import Any
 import orjson
 import yaml
 
-from engine.loaders.limits import check_yaml_node, check_yaml_stream, too_deep_message
+from engine.loaders.limits import (
+    check_yaml_node,
+    check_yaml_stream,
+    has_anchor,
+    too_deep_message,
+)
 from engine.loaders.loaded import LoaderError
 
 # Digits to "0", every other byte to " ": a run of 19 zeros is then found by a
@@ -136,24 +141,29 @@ def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 _TemplateLoader.add_multi_constructor("!", _unknown_tag)
 
 
+def _compose_documents(raw: bytes) -> list[Any]:
+    documents: list[Any] = []
+    anchors = has_anchor(raw)
+    loader = _TemplateLoader(raw)
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if anchors:  # without aliases, the loaded document's check bounds the depth
+                check_yaml_node(node)
+            document = loader.construct_document(node)
+            if document is not None:
+                documents.append(document)
+    finally:
+        loader.dispose()
+    return documents
+
+
 def parse_yaml(raw: bytes) -> list[Any]:
     """Every document of a YAML stream (empty documents dropped), within the
     nesting and alias limits of :mod:`engine.loaders.limits`."""
-    documents: list[Any] = []
     try:
         check_yaml_stream(raw)
-        loader = _TemplateLoader(raw)
-        try:
-            while loader.check_node():
-                node = loader.get_node()
-                if b"*" in raw:  # without aliases, the stream check bounds the depth
-                    check_yaml_node(node)
-                document = loader.construct_document(node)
-                if document is not None:
-                    documents.append(document)
-        finally:
-            loader.dispose()
-        return documents
+        return _compose_documents(raw)
     except UnicodeDecodeError as exc:
         raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
     except yaml.YAMLError as exc:

@@ -167,7 +167,30 @@ def parse_native(text: str, display: str) -> Body:
         raise _parse_error(display, exc) from None
     except Exception as exc:
         raise _parse_error(display, exc) from None
+    _check_tree_depth(tree, display)
     return _native_body(_subtrees(tree)[0], display)
+
+
+MAX_TREE_DEPTH = 256
+"""Syntax-tree levels a file may nest (a tuple level takes two, a ``+`` one):
+the expression evaluator recurses once per level and handles about 300."""
+
+
+def _check_tree_depth(tree: Tree, display: str) -> None:
+    """Refuse a file whose syntax tree nests deeper than :data:`MAX_TREE_DEPTH`
+    (iteratively: the tree may be far deeper than Python's recursion limit)."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            line = getattr(node.meta, "line", None)
+            where = f"{display}:{line}" if line else display
+            raise LoaderError(
+                f"{where}: invalid HCL: an expression nests more than {MAX_TREE_DEPTH} "
+                "levels deep (the limit on nesting depth)",
+                line,
+            )
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
 
 
 def _subtrees(node: Tree) -> list[Tree]:
