@@ -236,3 +236,23 @@ def test_an_unreadable_file_is_reported(
     finally:
         secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
     _check(result, directory, "secret.json", "Permission denied")
+
+
+def test_a_deep_data_document_beside_the_rules_is_an_error(tmp_path: Path) -> None:
+    """Data documents come with the rules: as untrusted as inputs."""
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    write(rules / "config" / "deep.yaml", "x: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    write(rules / "config2" / "deep.json", "[" * 100_000 + "]" * 100_000)
+    write_json(tmp_path / "in" / "good.json", GOOD)
+    with measured() as cost:
+        result = _scan(tmp_path / "in", rules)
+    assert cost.seconds < 60 and cost.peak_growth < 512 * MIB, cost
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 2, errors
+    assert any(display_path(rules / "config" / "deep.yaml") in e for e in errors), errors
+    assert any(display_path(rules / "config2" / "deep.json") in e for e in errors), errors
+    assert all("nested deeper than 254 levels" in e for e in errors), errors
+    (entry,) = json.loads(result.stdout)["results"]
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
