@@ -304,3 +304,44 @@ def test_a_relation_joining_everything_with_everything_is_bounded(tmp_path: Path
     assert len(failing) == count // 2
     assert len(_rule_results(report, "data.rules.public_acl").results) == count
     assert report.exit_code() == 2
+
+
+# ---------------------------------------------------------------- host YAML parsing
+
+
+def _lol_yaml() -> str:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return "\n".join(lines)
+
+
+YAML_RULE = f"""\
+package rules.h_yaml
+import rego.v1
+
+lol := `{_lol_yaml()}`
+
+deep := concat("", [concat("", ["[" | some _ in numbers.range(1, 100000)]), "1",
+  concat("", ["]" | some _ in numbers.range(1, 100000)])])
+
+deny contains {{"message": "laughs parsed"}} if yaml.unmarshal(lol)
+deny contains {{"message": "deep parsed"}} if yaml.unmarshal(deep)
+deny contains {{"message": "laughs valid"}} if yaml.is_valid(lol)
+"""
+
+
+def test_host_yaml_parsing_of_bombs_is_bounded_and_undefined(tmp_path: Path) -> None:
+    """``yaml.unmarshal`` runs in Python, outside Wasm's bounds: it applies
+    go-yaml's alias ratio and stops deep recursion itself; as in ``opa eval``,
+    the failed call is undefined (no result, no error)."""
+    inputs = write_json(tmp_path / "in" / "main.json", state({"a": {"acl": "private"}}))
+    rules = tmp_path / "rules"
+    write(rules / "yaml.rego", YAML_RULE)
+    write(rules / "last.rego", GOOD_RULE)
+    with measured() as cost:
+        report = scan([inputs], [rules], ScanOptions(rule_timeout=10, max_memory_mb=256))
+    assert cost.seconds < 30 and cost.peak_growth < 512 * MIB, cost
+    rule = _rule_results(report, "data.rules.h_yaml")
+    assert rule.errors == [] and rule.results == []
+    assert [r.passed for r in _rule_results(report, "data.rules.z_last").results] == [False]
