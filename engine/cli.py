@@ -13,6 +13,7 @@ from engine import values
 from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
 from engine.inputs import LoadOptions, load_inputs
+from engine.internal_errors import internal_error
 from engine.loaders.detection import LOADER_INPUT_TYPES
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
@@ -358,10 +359,5 @@ def main() -> None:
     except Exception as exc:
         if _DEBUG:
             raise
-        text = str(exc).splitlines()[0] if str(exc) else ""
-        typer.echo(
-            f"error: internal error: {type(exc).__name__}{': ' + text if text else ''} "
-            "(a bug in rego-engine: rerun with --debug for the traceback and report it)",
-            err=True,
-        )
+        typer.echo(f"error: {internal_error(exc)}", err=True)
         sys.exit(EXIT_ERROR)

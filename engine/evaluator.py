@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import values
+from engine.internal_errors import internal_error
 from engine.relations import RelationProblem
 from engine.rule_metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
 from engine.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
@@ -163,6 +164,9 @@ class RuleEvaluator:
                 self._run_multi(index, run)
         except EvalError as exc:
             run.errors.append(f"{where}: {exc}")
+            self._recover()
+        except Exception as exc:  # an engine bug must not lose the other rules
+            run.errors.append(f"{where}: {internal_error(exc)}")
             self._recover()
         if statics.single:
             self.api.requested.add(statics.resource_type)

@@ -19,6 +19,7 @@ from pathlib import Path
 from engine.collector import collector_paused, thaw
 from engine.evaluator import RuleEvaluator
 from engine.inputs import LoadOptions, ScanInput, load_inputs
+from engine.internal_errors import internal_error
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
@@ -122,7 +123,12 @@ def _scan_one(
         for index in range(len(rule_set.rules)):
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
-                rule_results.append(build_rule_results(run, scan_input.state, resources))
+                try:
+                    built = build_rule_results(run, scan_input.state, resources)
+                except Exception as exc:  # an engine bug must not lose the other rules
+                    run.errors.append(internal_error(exc))
+                    built = build_rule_results(run, scan_input.state, resources)
+                rule_results.append(built)
             tick()
     rule_results.sort(key=lambda r: r.package)
     return InputReport(scan_input, rule_results)
