@@ -21,6 +21,7 @@ from typer.testing import CliRunner, Result
 
 from engine.cli import app
 from engine.loaders.limits import MAX_DEPTH
+from engine.opa import find_opa
 from engine.sources import display_path
 
 GOOD = state({"g": {"acl": "public-read"}})
@@ -256,3 +257,47 @@ def test_a_deep_data_document_beside_the_rules_is_an_error(tmp_path: Path) -> No
     assert all("nested deeper than 254 levels" in e for e in errors), errors
     (entry,) = json.loads(result.stdout)["results"]
     assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
+
+
+def test_hcl_file_functions_never_read_the_file(tmp_path: Path) -> None:
+    """``file()``, ``filebase64()`` and ``templatefile()`` give null: an input
+    cannot pull a file of the runner into the results."""
+    secret = write(tmp_path / "secret.txt", "TOKEN=abc123\n")
+    write(
+        tmp_path / "in" / "main.tf",
+        'resource "aws_s3_bucket" "b" {\n'
+        f'  a = file("{secret}")\n  b = filebase64("{secret}")\n'
+        f'  c = templatefile("{secret}", {{}})\n  d = fileexists("{secret}")\n}}\n',
+    )
+    result = CliRunner().invoke(app, ["state", str(tmp_path / "in")])
+    assert result.exit_code == 0, result.output
+    (document,) = json.loads(result.stdout)
+    attributes = document["resources"]["aws_s3_bucket"]["aws_s3_bucket.b"]["attributes"]
+    assert [attributes.get(k) for k in "abcd"] == [None, None, None, None]
+    assert "abc123" not in result.stdout
+
+
+def _tree(root: Path) -> dict[str, float]:
+    return {str(p.relative_to(root)): p.stat().st_mtime for p in sorted(root.rglob("*"))}
+
+
+def test_a_scan_writes_only_its_output_file(
+    tmp_path: Path, rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Besides ``-o`` (and the compile cache), a scan writes nothing: not in
+    the inputs, not beside the rules, not in the working directory."""
+    work = tmp_path / "work"
+    write_json(work / "in" / "good.json", GOOD)
+    write(work / "tf" / "main.tf", 'resource "aws_s3_bucket" "b" {\n  acl = "public-read"\n}\n')
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("REGO_ENGINE_OPA", str(find_opa().path))
+    monkeypatch.setenv("REGO_ENGINE_CACHE", str(cache))
+    monkeypatch.chdir(work)
+    before, rules_before = _tree(work), _tree(rules)
+    result = CliRunner().invoke(app, ["scan", "in", "tf", "-d", str(rules), "-o", "out.json"])
+    assert result.exit_code == 1, result.output
+    after = _tree(work)
+    assert set(after) - set(before) == {"out.json"}
+    assert {k: v for k, v in after.items() if k != "out.json"} == before
+    assert _tree(rules) == rules_before
+    assert all(p.is_relative_to(cache) for p in cache.rglob("*"))
