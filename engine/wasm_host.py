@@ -380,8 +380,9 @@ class PolicyInstance:
         return ValueReader(self._base(), self.memory.data_len(self.store))
 
     def to_python(self, addr: int) -> Any:
-        """The value at ``addr`` as a Python value (:mod:`engine.values`)."""
-        return values.parse(self.value_dump(addr))
+        """The value at ``addr`` as a Python value (:mod:`engine.values`), within
+        the output bound (builtin arguments cross here)."""
+        return values.parse(self.bounded_value_dump(addr, "its argument"))
 
     def from_python(self, value: Any) -> int:
         """Write a Python value into Wasm memory; returns its address."""
@@ -462,16 +463,17 @@ class PolicyInstance:
             reset_context(token)
         return self._call("opa_eval_ctx_get_result", ctx)
 
-    def bounded_value_dump(self, addr: int) -> bytes:
+    def bounded_value_dump(self, addr: int, what: str = "the result") -> bytes:
         """:meth:`value_dump`, refusing text over the output bound before copying it
-        out of Wasm memory (parsing it in Python takes about 10x its size)."""
+        out of Wasm memory (parsing it in Python takes about 20x its size)."""
         limit = self.limits.max_output_bytes
         text = self._call("opa_value_dump", addr)
         size = _strnlen(self._base() + text, limit + 1)
         if size > limit:
+            hint = " (a rule producing too many results?)" if what == "the result" else ""
             raise OutputLimitExceeded(
-                f"the result is over the output limit of {self.limits.max_output_mb:g} MiB "
-                "(a rule producing too many results?; raise --max-output)"
+                f"{what} is over the output limit of {self.limits.max_output_mb:g} MiB"
+                f"{hint}; raise --max-output"
             )
         return ctypes.string_at(self._base() + text, size)
 
@@ -515,6 +517,8 @@ class PolicyInstance:
         name, handler = self._builtins[builtin_id]
         try:
             result = handler(*(a & _U32 for a in args))
+        except OutputLimitExceeded as exc:
+            raise OutputLimitExceeded(f"builtin {name}: {exc}") from None
         except EvalError:
             raise
         except BuiltinLimitExceeded as exc:

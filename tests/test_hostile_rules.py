@@ -85,10 +85,17 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
     "h_results": (
         _rule(
             "h_results",
-            'deny contains {"message": "many results from one rule", "n": i} if {\n'
-            "  some i in numbers.range(1, 40000)\n}\n",
+            'pad := concat("", ["0123456789" | some _ in numbers.range(1, 100)])\n'
+            'deny contains {"message": pad, "n": i} if some i in numbers.range(1, 2000)\n',
         ),
-        ("over the output limit of 1 MiB", "raise --max-output"),
+        ("over the output limit of 1 MiB (a rule producing too many results?)",),
+    ),
+    "h_hostarg": (
+        _rule(
+            "h_hostarg",
+            'deny contains {"message": m} if m := sprintf("%v", [numbers.range(1, 300000)])\n',
+        ),
+        ("builtin sprintf: its argument is over the output limit of 1 MiB; raise --max-output",),
     ),
     "h_http": (
         _rule(
