@@ -239,8 +239,9 @@ class _Outcome:
     problems: list[InputProblem] = field(default_factory=list)
 
 
-def _scan_input(shown: str, loaded: LoadedState) -> ScanInput:
-    check_depth(loaded.document)
+def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInput:
+    if check_nesting:  # JSON and YAML files were checked when parsed
+        check_depth(loaded.document)
     state = parse_state(loaded.document)  # a StateError here is a loader bug
     state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
     files = tuple(sorted(set(loaded.source_files))) or (shown,)
@@ -265,11 +266,12 @@ def _guarded(
     shown: str,
     load: Callable[[], LoadedState],
     files: Sequence[str] = (),
+    check_nesting: bool = False,
 ) -> _Outcome:
     """Run one loader; its errors, and any exception, become problems."""
     try:
         loaded = load()
-        return _Outcome(inputs=[_scan_input(shown, loaded)])
+        return _Outcome(inputs=[_scan_input(shown, loaded, check_nesting)])
     except LoaderError as exc:
         return _Outcome(problems=[_problem(shown, exc, files)])
     except Exception as exc:  # a loader bug must not lose the other inputs
@@ -389,13 +391,9 @@ class _Loader:
             index = i if listed else None
             where = found.shown if index is None else f"{found.shown}[{index}]"
             try:
-                check_depth(doc)
                 state = parse_state(doc)
             except StateError as exc:
                 outcome.problems.append(InputProblem(where, f"malformed State: {exc}"))
-                continue
-            except LoaderError as exc:
-                outcome.problems.append(InputProblem(where, exc.message))
                 continue
             outcome.inputs.append(ScanInput(found.shown, index, state, (found.shown,)))
         return outcome
@@ -419,6 +417,7 @@ class _Loader:
                 variables=dict(self.options.variables),
             ),
             [m.shown for m in group.members],
+            check_nesting=True,
         )
 
     def finish(self) -> None:

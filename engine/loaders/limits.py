@@ -9,16 +9,15 @@ before anything walks the document.
 
 - Nesting: at most :data:`MAX_DEPTH` arrays/objects inside each other, the
   depth the engine's JSON serialiser (orjson) handles. Checked by that
-  serialiser itself (a C pass, about 4% of a load) on every loaded State,
-  whatever its format.
+  serialiser itself (a C pass, about 4% of a load) on every JSON and YAML
+  document, and on the States of Terraform modules.
 - YAML: before libyaml composes a stream that could nest deeper than it
   handles (judged from bracket counts and indentation in C-speed passes,
   about 1.5% of a load), its events are counted (6-15% of a load, measured
   on a 10,000-resource CloudFormation template); when the stream defines
-  anchors, each composed document's node
-  graph is measured: depth through aliases, recursive aliases, and the size
-  it expands to, refused when aliases make up more of it than go-yaml v3
-  allows.
+  anchors, each composed document's node graph is measured: depth through
+  aliases, recursive aliases, and the size it expands to, refused when
+  aliases make up more of it than go-yaml v3 allows.
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ _ANCHOR = re.compile(rb"(?:^|[\s\[{,])&\S", re.MULTILINE)
 
 
 def too_deep_message() -> str:
+    """The error of a document nested too deep."""
     return f"nested deeper than {MAX_DEPTH} levels (the limit on nesting depth)"
 
 
