@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/fuzz.py [EXAMPLES]
 
-Runs the targets of ``tests/fuzz_targets.py`` with hypothesis, EXAMPLES
-examples each (default 5,000), and prints the examples run and the time per
+Runs the targets of ``tests/fuzz_targets.py`` and the relation-index
+properties of the test suite with hypothesis, EXAMPLES examples each
+(default 5,000), and prints the examples run and the time per
 target; a failure prints hypothesis's minimal failing example and exits 1.
 """
 
@@ -15,9 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+import test_fuzz_properties
+import test_relation_index
 from fuzz_targets import NAMES, file_contents, json_round_trip, json_values, load_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_relation_index import relations
 
 
 def main() -> int:
@@ -33,6 +37,12 @@ def main() -> int:
             load_file
         ),
         "JSON values through Wasm memory": given(json_values)(json_round_trip),
+        "relation index against nested loops": given(relations())(
+            test_relation_index.test_join_equals_nested_loops.hypothesis.inner_test
+        ),
+        "relation edge bound": given(relations(), st.integers(0, 12))(
+            test_fuzz_properties.test_the_edge_bound_refuses_exactly_the_larger_relations.hypothesis.inner_test
+        ),
     }
     failed = False
     for name, target in targets.items():
