@@ -352,3 +352,24 @@ def test_host_yaml_parsing_of_bombs_is_bounded_and_undefined(tmp_path: Path) -> 
     rule = _rule_results(report, "data.rules.h_yaml")
     assert rule.errors == [] and rule.results == []
     assert [r.passed for r in _rule_results(report, "data.rules.z_last").results] == [False]
+
+
+# ---------------------------------------------------------------- no leak across failures
+
+
+def test_instances_rebuilt_after_failures_do_not_accumulate(tmp_path: Path) -> None:
+    """A rule that fills the memory cap on every input: each failed instance
+    is freed at once (the scan's paused collector would otherwise keep each
+    one's 64 MiB until the scan ends)."""
+    inputs = tmp_path / "in"
+    for i in range(24):
+        write_json(inputs / f"{i:02d}.json", state({f"b{i}": {"acl": "private"}}))
+    write(tmp_path / "rules" / "bomb.rego", HOSTILE["h_comprehension"][0])
+    write(tmp_path / "rules" / "last.rego", GOOD_RULE)
+    with measured() as cost:
+        report = scan([inputs], [tmp_path / "rules"], ScanOptions(max_memory_mb=64))
+    errors = [e for i in report.inputs for r in i.rule_results for e in r.errors]
+    assert len(errors) == 24 and all("memory limit of 64 MiB" in e for e in errors)
+    assert cost.peak_growth < 512 * MIB, cost  # 24 leaked instances would hold 1.5 GiB
+    last = [r for i in report.inputs for r in i.rule_results if r.package == "data.rules.z_last"]
+    assert len(last) == 24 and all([x.passed for x in r.results] == [False] for r in last)
