@@ -90,6 +90,14 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
         ("over the output limit of 1 MiB (a rule producing too many results?)",),
     ),
+    "h_million": (
+        _rule(
+            "h_million",
+            'deny contains {"message": "one of millions", "n": i} if {\n'
+            "  some i in numbers.range(1, 5000000)\n}\n",
+        ),
+        ("time limit of 0.5s", "memory limit of 96 MiB", "over the output limit of 1 MiB"),
+    ),
     "h_hostarg": (
         _rule(
             "h_hostarg",
@@ -373,3 +381,17 @@ def test_instances_rebuilt_after_failures_do_not_accumulate(tmp_path: Path) -> N
     assert cost.peak_growth < 512 * MIB, cost  # 24 leaked instances would hold 1.5 GiB
     last = [r for i in report.inputs for r in i.rule_results if r.package == "data.rules.z_last"]
     assert len(last) == 24 and all([x.passed for x in r.results] == [False] for r in last)
+
+
+def test_the_module_imports_nothing_but_the_opa_abi() -> None:
+    """No WASI, no host function but OPA's ABI: a rule has no way to reach
+    files, the network or the environment except through builtins, which the
+    host dispatches (and refuses for the network and the runtime)."""
+    from fuzz_targets import probe_instance
+
+    from engine.wasm_host import load_module
+
+    imports = {(i.module, i.name) for i in load_module(probe_instance().policy).imports}
+    abi = {("env", "memory"), ("env", "opa_abort"), ("env", "opa_println")}
+    abi |= {("env", f"opa_builtin{n}") for n in range(5)}
+    assert imports <= abi, imports - abi
