@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,8 @@ def _walk(root: Path) -> list[Path]:
 
 def _read_text(path: Path) -> str:
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO blocks, a device never ends
+            raise SourceError(display_path(path), "not a regular file; not read")
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError(display_path(path), f"not valid UTF-8 ({exc.reason})") from None

@@ -301,3 +301,22 @@ def test_a_scan_writes_only_its_output_file(
     assert {k: v for k, v in after.items() if k != "out.json"} == before
     assert _tree(rules) == rules_before
     assert all(p.is_relative_to(cache) for p in cache.rglob("*"))
+
+
+def test_special_files_beside_the_rules_are_not_read(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    os.mkfifo(rules / "blocking.rego")
+    (rules / "endless.json").symlink_to("/dev/zero")
+    write_json(tmp_path / "in" / "good.json", GOOD)
+    with measured() as cost:
+        result = _scan(tmp_path / "in", rules)
+    assert cost.seconds < 60, cost
+    assert result.exit_code == 2, result.output
+    errors = sorted(line for line in result.stderr.splitlines() if line.startswith("error: "))
+    assert errors == [
+        f"error: {display_path(rules / name)}: not a regular file; not read (skipped)"
+        for name in ("blocking.rego", "endless.json")
+    ]
+    (entry,) = json.loads(result.stdout)["results"]
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
