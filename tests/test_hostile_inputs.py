@@ -204,6 +204,8 @@ def test_special_files_are_reported_not_read(
     assert errors and all(message in e for e in errors), errors
     assert any(display_path(directory / "loop_a.json") in e for e in errors)
     assert "Traceback" not in result.stderr
+    (entry,) = json.loads(result.stdout)["results"]  # the good input, scanned
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
 
 
 def test_a_directory_symlink_loop_is_not_followed(tmp_path: Path, rules: Path) -> None:
