@@ -18,7 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import test_fuzz_properties
 import test_relation_index
-from fuzz_targets import NAMES, file_contents, json_round_trip, json_values, load_file
+from fuzz_targets import (
+    NAMES,
+    file_contents,
+    json_round_trip,
+    json_values,
+    load_file,
+    mutated_seeds,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_relation_index import relations
@@ -36,6 +43,7 @@ def main() -> int:
         "loaders (any bytes under any IaC name)": given(st.sampled_from(NAMES), file_contents)(
             load_file
         ),
+        "mutated real inputs": given(mutated_seeds)(lambda seed: load_file(*seed)),
         "JSON values through Wasm memory": given(json_values)(json_round_trip),
         "relation index against nested loops": given(relations())(
             test_relation_index.test_join_equals_nested_loops.hypothesis.inner_test

@@ -86,6 +86,41 @@ file_contents = st.one_of(
 )
 
 
+_CORPUS = Path(__file__).parent / "loaders"
+SEEDS = sorted(
+    (p.name, p.read_bytes())
+    for p in _CORPUS.rglob("*")
+    if p.is_file()
+    and p.name.endswith((".json", ".yaml", ".yml", ".tf", ".template"))
+    and not p.name.startswith("expected")
+    and p.stat().st_size < 20_000
+)
+"""Real inputs of every format (the loader goldens), to mutate."""
+
+
+def _mutate(seed: tuple[str, bytes], edits: list[tuple[int, int, bytes]]) -> tuple[str, bytes]:
+    name, raw = seed
+    for at, cut, junk in edits:
+        at = at % (len(raw) + 1)
+        raw = raw[:at] + junk + raw[at + cut :]
+    return name, raw
+
+
+mutated_seeds = st.builds(
+    _mutate,
+    st.sampled_from(SEEDS),
+    st.lists(
+        st.tuples(
+            st.integers(0, 20_000),
+            st.integers(0, 8),
+            st.binary(max_size=4) | st.sampled_from([b"[", b"{", b"&a ", b"*a", b"- ", b"\n  "]),
+        ),
+        max_size=4,
+    ),
+)
+"""A real input with a few bytes replaced, cut or inserted (YAML and JSON syntax favoured)."""
+
+
 def _splice(raw: bytes, at: int, junk: bytes) -> bytes:
     at = at % (len(raw) + 1)
     return raw[:at] + junk + raw[at + len(junk) :]

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuzz_targets import NAMES, file_contents, json_round_trip, json_values, load_file
+from fuzz_targets import (
+    NAMES,
+    file_contents,
+    json_round_trip,
+    json_values,
+    load_file,
+    mutated_seeds,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import needs_opa
@@ -19,6 +26,12 @@ from engine.relation_index import Relation, build_index, join
 @given(st.sampled_from(NAMES), file_contents)
 def test_any_file_loads_or_is_a_problem_naming_it(name: str, content: bytes) -> None:
     load_file(name, content)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_seeds)
+def test_mutated_real_inputs_load_or_are_a_problem_naming_them(seed: tuple[str, bytes]) -> None:
+    load_file(*seed)
 
 
 @needs_opa
