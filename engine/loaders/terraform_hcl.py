@@ -11,6 +11,7 @@ resource's address (``aws_s3_bucket.b``), and is recorded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -23,6 +24,12 @@ from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.loaders.documents import parse_json
+from engine.loaders.evaluation_budget import (
+    MAX_UNITS,
+    BudgetExhausted,
+    evaluation_budget,
+    spend,
+)
 from engine.loaders.hcl_expressions import (
     Context,
     EvaluationError,
@@ -430,6 +437,7 @@ def _expand(
             number = None
         if number is None:
             return "", {"count": _Unknown()}
+        spend(max(number, 0))
         return [(f"[{i}]", {"count": {"index": i}}) for i in range(max(number, 0))]
     if "for_each" in attributes:
         try:
@@ -1054,7 +1062,15 @@ def load_module(
 ) -> LoadedState:
     """The State of the root module in ``directory`` and every module it calls."""
     try:
-        return _load_module(directory, display, var_files, variables)
+        with evaluation_budget() as budget, contextlib.suppress(BudgetExhausted):
+            loaded = _load_module(directory, display, var_files, variables)
+        if budget.exhausted:
+            raise LoaderError(
+                "evaluating the configuration took more than "
+                f"{MAX_UNITS:,} steps (a count, for_each or for expression too large?); "
+                "not loaded"
+            )
+        return loaded
     except LoaderError:
         raise
     except Exception as exc:  # a bug here must not stop a scan of other inputs
