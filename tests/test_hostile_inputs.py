@@ -87,10 +87,36 @@ CASES: dict[str, tuple[str, str | bytes, str]] = {
     ),
     "hcl_string_doubling": (
         "tf/main.tf",
-        "locals {\n  s0 = \"xxxxxxxxxxxxxxxx\"\n"
+        'locals {\n  s0 = "xxxxxxxxxxxxxxxx"\n'
         + "".join(f'  s{i + 1} = "${{local.s{i}}}${{local.s{i}}}"\n' for i in range(40))
         + '}\nresource "aws_s3_bucket" "b" {\n  acl = length(local.s40)\n}\n',
         "evaluating the configuration took more than 10,000,000 steps",
+    ),
+    "arm_variable_doubling": (
+        "arm.json",
+        json.dumps(
+            {
+                "$schema": "https://schema.management.azure.com/schemas/2019-04-01/"
+                "deploymentTemplate.json#",
+                "contentVersion": "1.0.0.0",
+                "variables": {
+                    "v0": "[createArray(1, 2)]",
+                    **{
+                        f"v{i + 1}": f"[concat(variables('v{i}'), variables('v{i}'))]"
+                        for i in range(40)
+                    },
+                },
+                "resources": [
+                    {
+                        "type": "Microsoft.Storage/storageAccounts",
+                        "apiVersion": "2021-01-01",
+                        "name": "s",
+                        "properties": {"n": "[length(variables('v40'))]"},
+                    }
+                ],
+            }
+        ),
+        "evaluating the template's expressions took more than 10,000,000 steps",
     ),
     "hcl_duplicate_argument": (
         "tf/main.tf",

@@ -1,8 +1,8 @@
-"""A budget on the work of evaluating one Terraform configuration.
+"""A budget on the work of evaluating one Terraform configuration or ARM template.
 
-Terraform inputs are code: ``count = 1000000000``, nested ``for``
-expressions, or locals that each double a string would make the loader build
-values without end. Evaluation spends from a budget, one unit per expression
+Such inputs are code: ``count = 1000000000``, nested ``for`` expressions,
+or locals (ARM variables) that each double a string or a list would make
+the loader build values without end. Evaluation spends from a budget, one unit per expression
 evaluated, per element a function, ``count`` or ``for_each`` produces, and
 per 16 characters of a string built; past :data:`MAX_UNITS` every further
 evaluation fails at once (so it ends quickly even where errors are caught),
