@@ -16,16 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+import fuzz_targets as fuzz
 import test_fuzz_properties
 import test_relation_index
-from fuzz_targets import (
-    NAMES,
-    file_contents,
-    json_round_trip,
-    json_values,
-    load_file,
-    mutated_seeds,
-)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_relation_index import relations
@@ -40,11 +33,11 @@ def main() -> int:
         database=None,
     )
     targets = {
-        "loaders (any bytes under any IaC name)": given(st.sampled_from(NAMES), file_contents)(
-            load_file
-        ),
-        "mutated real inputs": given(mutated_seeds)(lambda seed: load_file(*seed)),
-        "JSON values through Wasm memory": given(json_values)(json_round_trip),
+        "loaders (any bytes under any IaC name)": given(
+            st.sampled_from(fuzz.NAMES), fuzz.file_contents
+        )(fuzz.load_file),
+        "mutated real inputs": given(fuzz.mutated_seeds)(lambda seed: fuzz.load_file(*seed)),
+        "JSON values through Wasm memory": given(fuzz.json_values)(fuzz.json_round_trip),
         "relation index against nested loops": given(relations())(
             test_relation_index.test_join_equals_nested_loops.hypothesis.inner_test
         ),
