@@ -80,7 +80,8 @@ def eval_command(
             data,
             ref,
             input_json=input_json,
-            limits=Limits(timeout, max_memory, timeout_option="--timeout"),
+            # The value asked for is the output: bounded only by the Wasm memory.
+            limits=Limits(timeout, max_memory, max_memory, timeout_option="--timeout"),
         )
     except (SourceError, CompileError, EvalError, OpaNotFound, ValueError) as exc:
         if _DEBUG:
