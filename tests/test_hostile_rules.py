@@ -395,3 +395,11 @@ def test_the_module_imports_nothing_but_the_opa_abi() -> None:
     abi = {("env", "memory"), ("env", "opa_abort"), ("env", "opa_println")}
     abi |= {("env", f"opa_builtin{n}") for n in range(5)}
     assert imports <= abi, imports - abi
+
+
+def test_eval_prints_values_larger_than_the_scan_output_bound(tmp_path: Path) -> None:
+    """``--max-output`` bounds a scan's rules; ``eval`` prints what it is asked."""
+    write(tmp_path / "p.rego", "package p\nimport rego.v1\n\nbig := numbers.range(1, 2500000)\n")
+    result = CliRunner().invoke(app, ["eval", "-d", str(tmp_path), "data.p.big"])
+    assert result.exit_code == 0, result.output[:500]
+    assert len(result.stdout) > 16 * MIB
