@@ -79,15 +79,25 @@ class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
     """Safe YAML plus CloudFormation's short-form intrinsic tags; a key twice
     in one mapping is an error, as in go-yaml v3 (YAML requires unique keys)."""
 
+    def __init__(self, stream: bytes) -> None:
+        super().__init__(stream)
+        self._unique_checked: set[int] = set()
+
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
-        checked: set[int] = self.__dict__.setdefault("_unique_checked", set())
-        if id(node) not in checked:  # before merges add their keys
-            checked.add(id(node))
+        if id(node) not in self._unique_checked:  # before merges add their keys
+            self._unique_checked.add(id(node))
             _check_unique_keys(node)
         super().flatten_mapping(node)
 
 
 def _check_unique_keys(node: yaml.MappingNode) -> None:
+    keys = [
+        (key.tag, key.value)
+        for key, _ in node.value
+        if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE
+    ]
+    if len(set(keys)) == len(keys):
+        return  # the common case, checked at C speed; else find the duplicate
     seen: dict[tuple[str, str], int] = {}
     for key, _ in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag == _MERGE:
