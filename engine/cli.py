@@ -25,6 +25,7 @@ from engine.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs,
 from engine.formats.view import unlisted_rule_errors
 from engine.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
 from engine.inputs import LoadOptions, load_inputs
+from engine.internal_errors import internal_error
 from engine.loaders.detection import LOADER_INPUT_TYPES
 from engine.opa import OpaNotFound
 from engine.progress import scan_progress
@@ -97,7 +98,8 @@ def eval_command(
             data,
             ref,
             input_json=input_json,
-            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+            # The value asked for is the output: bounded only by the Wasm memory.
+            limits=Limits(timeout, max_memory, max_memory, timeout_option="--timeout"),
         )
     except (SourceError, CompileError, EvalError, OpaNotFound, ValueError) as exc:
         if _DEBUG:
@@ -311,6 +313,9 @@ def scan_command(
     max_memory: Annotated[
         int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
     ] = 2048,
+    max_output: Annotated[
+        float, typer.Option("--max-output", help="MiB of results one rule may return per input.")
+    ] = 16,
     input_type: InputTypeOption = None,
     skip_paths: SkipPathOption = None,
     var_files: VarFileOption = None,
@@ -369,15 +374,16 @@ def scan_command(
     rule_ids = setting("rule_ids", rule_ids)
     exclude_rule_ids = setting("exclude_rule_ids", exclude_rule_ids)
     ignore_file = setting("ignore_file", ignore_file)
+    max_output = setting("max_output", max_output)
     try:
         targets = plan_outputs(
             output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
         )
     except OutputPlanError as exc:
         raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
-    if rule_timeout <= 0 or max_memory <= 0:
+    if rule_timeout <= 0 or max_memory <= 0 or max_output <= 0:
         raise typer.BadParameter(
-            "bounds must be positive", param_hint="--rule-timeout/--max-memory"
+            "bounds must be positive", param_hint="--rule-timeout/--max-memory/--max-output"
         )
     load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     ignores = _ignore_list(ignore_file)
@@ -389,6 +395,7 @@ def scan_command(
                 ScanOptions(
                     rule_timeout=rule_timeout,
                     max_memory_mb=max_memory,
+                    max_output_mb=max_output,
                     progress=progress,
                     load=load,
                     selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
@@ -446,7 +453,7 @@ def relations_command(
             rules or [],
             paths or [],
             with_edges=edges,
-            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+            limits=Limits(timeout, max_memory, timeout_option="--timeout"),
         )
     except (CompileError, OpaNotFound) as exc:
         if _DEBUG:
@@ -693,5 +700,12 @@ def version_command(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. An unexpected failure is one line on stderr
+    (exit 2); ``--debug`` shows its traceback instead."""
+    try:
+        app()
+    except Exception as exc:
+        if _DEBUG:
+            raise
+        typer.echo(f"error: {internal_error(exc)}", err=True)
+        sys.exit(EXIT_ERROR)

@@ -43,6 +43,7 @@ SCAN_KEYS: dict[str, tuple[str, str]] = {
     "exclude-rule": ("exclude_rule_ids", "strings"),
     "rule-timeout": ("rule_timeout", "positive_number"),
     "max-memory": ("max_memory", "positive_integer"),
+    "max-output": ("max_output", "positive_number"),
     "input-type": ("input_type", "string"),
     "skip-path": ("skip_paths", "strings"),
     "var-file": ("var_files", "paths"),

@@ -10,6 +10,8 @@ from typing import Any
 import yaml
 
 from engine.compiler import compile_policy, entrypoint_for_ref
+from engine.loaders.limits import check_yaml_stream, too_deep_message
+from engine.loaders.loaded import LoaderError
 from engine.sources import RegoFile, SourceError, display_path, load_sources
 from engine.wasm_host import Limits, PolicyInstance
 
@@ -38,7 +40,10 @@ def read_input(path: Path) -> bytes:
         raise SourceError(display_path(path), exc.strerror or str(exc)) from None
     if path.suffix in (".yaml", ".yml"):
         try:
+            check_yaml_stream(raw)  # libyaml's composer would overflow the C stack
             doc = yaml.load(raw, Loader=_YamlLoader)
+        except LoaderError as exc:
+            raise SourceError(display_path(path), exc.message, exc.line) from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             raise SourceError(
@@ -49,6 +54,8 @@ def read_input(path: Path) -> bytes:
         return json.dumps(doc).encode()
     try:
         json.loads(raw)
+    except RecursionError:
+        raise SourceError(display_path(path), too_deep_message()) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise SourceError(

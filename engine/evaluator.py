@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import values
+from engine.internal_errors import internal_error
 from engine.relations import RelationProblem
 from engine.rule_metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
 from engine.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
@@ -85,6 +86,7 @@ class RuleEvaluator:
                 rule_set.relation_files,
                 None if all_relations else rule_set.shipped_relations_named,
                 None if all_relations else rule_set.user_literals,
+                self.limits.max_relation_edges,
             )
         )
         self._state: State | None = None
@@ -109,6 +111,7 @@ class RuleEvaluator:
 
     def _recover(self) -> None:
         """A fresh instance after a failed evaluation (a trap may leave the heap inconsistent)."""
+        self._instance.close()
         self._instance = self._new_instance()
 
     def _rule_statics(self, index: int) -> RuleStatics:
@@ -162,6 +165,9 @@ class RuleEvaluator:
                 self._run_multi(index, run)
         except EvalError as exc:
             run.errors.append(f"{where}: {exc}")
+            self._recover()
+        except Exception as exc:  # an engine bug must not lose the other rules
+            run.errors.append(f"{where}: {internal_error(exc)}")
             self._recover()
         if statics.single:
             self.api.note_requested(statics.resource_type)

@@ -13,8 +13,10 @@ still loaded; a failing loader never stops the rest.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -30,6 +32,7 @@ from engine.loaders.detection import (
     utf8_text,
 )
 from engine.loaders.kubernetes import ManifestFile
+from engine.loaders.limits import check_depth
 from engine.loaders.loaded import LoadedState, LoaderError
 from engine.sources import display_path
 from engine.state import State, StateError, parse_state
@@ -97,6 +100,30 @@ class LoadedInputs:
 
 
 # ---------------------------------------------------------------- discovery
+
+
+def _missing(path: Path) -> str:
+    """Why a path that does not exist cannot be read."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+    return "broken symbolic link" if path.is_symlink() else "no such file or directory"
+
+
+def _not_regular(path: Path) -> str | None:
+    """Why ``path`` is not read: a FIFO, device or socket may block or never end."""
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        kind = "a FIFO"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    else:
+        kind = "a socket" if stat.S_ISSOCK(mode) else "not a file"
+    return f"{kind}, not a regular file; not read"
 
 
 def glob_pattern(glob: str) -> re.Pattern[str]:
@@ -173,8 +200,7 @@ def _discover(
 
     for root in paths:
         if not root.exists():
-            message = "broken symbolic link" if root.is_symlink() else "no such file or directory"
-            problems.append(InputProblem(display_path(root), message))
+            problems.append(InputProblem(display_path(root), _missing(root)))
             continue
         if not root.is_dir():
             add(root, True)
@@ -196,7 +222,7 @@ def _discover(
                 if not has_iac_suffix(name):
                     skipped.append(display_path(path))
                 elif not path.exists():
-                    problems.append(InputProblem(display_path(path), "broken symbolic link"))
+                    problems.append(InputProblem(display_path(path), _missing(path)))
                 else:
                     add(path, False)
     return found, problems, skipped
@@ -213,7 +239,9 @@ class _Outcome:
     problems: list[InputProblem] = field(default_factory=list)
 
 
-def _scan_input(shown: str, loaded: LoadedState) -> ScanInput:
+def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInput:
+    if check_nesting:  # JSON and YAML files were checked when parsed
+        check_depth(loaded.document)
     state = parse_state(loaded.document)  # a StateError here is a loader bug
     state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
     files = tuple(sorted(set(loaded.source_files))) or (shown,)
@@ -238,11 +266,12 @@ def _guarded(
     shown: str,
     load: Callable[[], LoadedState],
     files: Sequence[str] = (),
+    check_nesting: bool = False,
 ) -> _Outcome:
     """Run one loader; its errors, and any exception, become problems."""
     try:
         loaded = load()
-        return _Outcome(inputs=[_scan_input(shown, loaded)])
+        return _Outcome(inputs=[_scan_input(shown, loaded, check_nesting)])
     except LoaderError as exc:
         return _Outcome(problems=[_problem(shown, exc, files)])
     except Exception as exc:  # a loader bug must not lose the other inputs
@@ -304,6 +333,10 @@ class _Loader:
         """Load one file, or add it to its group."""
         input_type = self.options.input_type
         try:
+            special = _not_regular(found.path)
+            if special is not None:
+                self.problem(found, special)
+                return
             too_large = _too_large(found.path, self.options.max_file_mb)
             if too_large is not None:
                 self.problem(found, too_large)
@@ -356,10 +389,10 @@ class _Loader:
             if self.options.input_type not in (None, doc.get("input_type")):
                 continue
             index = i if listed else None
+            where = found.shown if index is None else f"{found.shown}[{index}]"
             try:
                 state = parse_state(doc)
             except StateError as exc:
-                where = found.shown if index is None else f"{found.shown}[{index}]"
                 outcome.problems.append(InputProblem(where, f"malformed State: {exc}"))
                 continue
             outcome.inputs.append(ScanInput(found.shown, index, state, (found.shown,)))
@@ -384,6 +417,7 @@ class _Loader:
                 variables=dict(self.options.variables),
             ),
             [m.shown for m in group.members],
+            check_nesting=True,
         )
 
     def finish(self) -> None:

@@ -63,8 +63,18 @@ def _frozen(annotation: Any) -> Any:
     return _NULL if annotation is None else values.freeze(annotation)
 
 
-def join(relation: Relation) -> list[Edge]:
-    """The edges of ``relation``: a hash join of its keys plus its explicit pairs."""
+class RelationTooLarge(Exception):
+    """A relation has more edges than the bound allows (e.g. one key shared by
+    every resource joins everything with everything)."""
+
+
+def join(relation: Relation, max_edges: int | None = None) -> list[Edge]:
+    """The edges of ``relation``: a hash join of its keys plus its explicit pairs.
+
+    Raises :class:`RelationTooLarge` as soon as more than ``max_edges`` pairs
+    are found, so the join's time and memory stay bounded.
+    """
+    limit = max_edges if max_edges is not None else -1
     by_key: dict[Any, list[KeyItem]] = defaultdict(list)
     for item in relation.left:
         key = item.key
@@ -102,8 +112,12 @@ def join(relation: Relation) -> list[Edge]:
                 found[pair] = annotation
             else:
                 add(pair, annotation)
+        if len(found) > limit >= 0:
+            raise RelationTooLarge(f"more than {limit:,} edges")
     for explicit in relation.explicit:
         add((explicit.left, explicit.right), explicit.annotation)
+    if len(found) > limit >= 0:
+        raise RelationTooLarge(f"more than {limit:,} edges")
     edges: list[Edge] = []
     for pair in sorted(found):
         distinct = repeated.get(pair)
@@ -119,6 +133,8 @@ class RelationIndex:
     """Every relation's edges, and both directions of lookup."""
 
     edges: dict[str, list[Edge]]
+    refused: dict[str, str] = field(default_factory=dict)
+    """Relations left empty because they exceeded the edge bound: name → why."""
     forward: dict[str, dict[int, list[tuple[int, Any]]]] = field(init=False)
     """name → left resource → [(right resource, annotation)] in edge order."""
     backward: dict[str, dict[int, list[tuple[int, Any]]]] = field(init=False)
@@ -143,6 +159,15 @@ class RelationIndex:
         return self.backward.get(name, {}).get(resource, [])
 
 
-def build_index(relations: list[Relation]) -> RelationIndex:
-    """Join every relation (names are unique in ``relations``)."""
-    return RelationIndex({r.name: join(r) for r in relations})
+def build_index(relations: list[Relation], max_edges: int | None = None) -> RelationIndex:
+    """Join every relation (names are unique in ``relations``); one with more than
+    ``max_edges`` edges is left empty and named in ``refused``."""
+    edges: dict[str, list[Edge]] = {}
+    refused: dict[str, str] = {}
+    for relation in relations:
+        try:
+            edges[relation.name] = join(relation, max_edges)
+        except RelationTooLarge as exc:
+            edges[relation.name] = []
+            refused[relation.name] = str(exc)
+    return RelationIndex(edges, refused)

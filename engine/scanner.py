@@ -22,6 +22,7 @@ from engine.collector import collector_paused, thaw
 from engine.evaluator import RuleEvaluator
 from engine.ignores import IgnoreList, apply_ignores, utc_today
 from engine.inputs import LoadOptions, ScanInput, load_inputs
+from engine.internal_errors import internal_error
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
@@ -42,6 +43,8 @@ class ScanOptions:
     """Seconds one rule may take on one input."""
     max_memory_mb: int = 2048
     """MiB of Wasm memory the policy instance may use."""
+    max_output_mb: float = 16
+    """MiB of result text one rule may return on one input."""
     progress: ProgressHook | None = None
     load: LoadOptions = field(default_factory=LoadOptions)
     """How inputs are found and loaded (formats, skipped paths, size limit)."""
@@ -84,7 +87,9 @@ def scan(
             "no supported input found in " + ", ".join(str(p) for p in input_paths)
         )
     evaluator = (
-        RuleEvaluator(rule_set, Limits(options.rule_timeout, options.max_memory_mb))
+        RuleEvaluator(
+            rule_set, Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
+        )
         if rule_set.policy is not None and rule_set.rules
         else None
     )
@@ -144,7 +149,12 @@ def _scan_one(
         for index in selected.rules:
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
-                rule_results.append(build_rule_results(run, scan_input.state, resources))
+                try:
+                    built = build_rule_results(run, scan_input.state, resources)
+                except Exception as exc:  # an engine bug must not lose the other rules
+                    run.errors.append(internal_error(exc))
+                    built = build_rule_results(run, scan_input.state, resources)
+                rule_results.append(built)
             tick()
     rule_results.sort(key=lambda r: r.package)
     return InputReport(scan_input, rule_results)

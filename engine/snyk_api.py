@@ -51,6 +51,8 @@ class RelationSetup:
     """Shipped relations to resolve (None: all); the others are skipped."""
     derived_wanted: frozenset[str] | None = None
     """Reference relations to derive (None: all); the others are skipped."""
+    max_edges: int | None = None
+    """The most edges one relation may have on one input (None: unbounded)."""
 
 
 @dataclass
@@ -255,7 +257,15 @@ class SnykApi:
         if derived:
             declared.relations = merge_derived(declared.relations, derived)
             declared.derived_names = frozenset(r.name for r in derived)
-        index = build_index(declared.relations)
+        index = build_index(declared.relations, setup.max_edges)
+        declared.problems.extend(
+            RelationProblem(
+                f"{why} on this input (one edge per KiB of --max-memory); left empty "
+                "(a key every resource shares? raise --max-memory)",
+                name,
+            )
+            for name, why in index.refused.items()
+        )
         return InputRelations(table, declared, index, index_document(index, table))
 
     def _inject(self, instance: PolicyInstance) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from engine.loaders.limits import check_yaml_stream, too_deep_message
+from engine.loaders.loaded import LoaderError
 from engine.rego_version import detect_rego_version
 
 REGO_SUFFIXES = frozenset({".rego"})
@@ -78,6 +81,8 @@ def _walk(root: Path) -> list[Path]:
 
 def _read_text(path: Path) -> str:
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO blocks, a device never ends
+            raise SourceError(display_path(path), "not a regular file; not read")
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError(display_path(path), f"not valid UTF-8 ({exc.reason})") from None
@@ -92,8 +97,13 @@ def parse_data_document(path: Path, text: str) -> Any:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise SourceError(display_path(path), exc.msg, exc.lineno) from None
+        except RecursionError:
+            raise SourceError(display_path(path), too_deep_message()) from None
     try:
+        check_yaml_stream(text)  # libyaml's composer would overflow the C stack
         return yaml.load(text, Loader=_YamlLoader)
+    except LoaderError as exc:
+        raise SourceError(display_path(path), exc.message, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

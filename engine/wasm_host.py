@@ -37,6 +37,7 @@ from engine.compiler import CompiledPolicy
 from engine.host_builtins import REGISTRY, BuiltinError
 from engine.host_builtins.registry import (
     BuiltinLimitExceeded,
+    BuiltinTimeExceeded,
     EvalContext,
     reset_context,
     set_context,
@@ -76,17 +77,50 @@ class BuiltinUnavailable(EvalError):
     """A rule called a builtin that is refused or not implemented by the host."""
 
 
+class OutputLimitExceeded(EvalError):
+    """An evaluation's result is larger than the output bound."""
+
+
+EDGE_BYTES = 1024
+"""Memory bound per relation edge: a relation may produce ``max-memory / 1 KiB`` edges."""
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Bounds for one instance: seconds per evaluation, MiB of Wasm memory."""
+    """Bounds for one instance: seconds per evaluation, MiB of Wasm memory, MiB
+    of result text per evaluation; and the options that raise them (for hints)."""
 
     timeout_seconds: float = 30.0
     max_memory_mb: int = 2048
+    max_output_mb: float = 16
+    timeout_option: str = "--rule-timeout"
 
     @property
     def max_pages(self) -> int:
         """The memory cap in 64 KiB Wasm pages (Wasm32 ends at 4 GiB)."""
         return min(65536, max(1, int(self.max_memory_mb * 1024 * 1024) // PAGE))
+
+    @property
+    def max_output_bytes(self) -> int:
+        """The largest result text (Rego value syntax) one evaluation may return."""
+        return int(self.max_output_mb * 1024 * 1024)
+
+    @property
+    def max_relation_edges(self) -> int:
+        """The most edges one relation may have on one input."""
+        return (self.max_memory_mb << 20) // EDGE_BYTES
+
+    def time_message(self, seconds: float | None = None) -> str:
+        """The error of an evaluation stopped by the time bound, with its hint."""
+        limit = self.timeout_seconds if seconds is None else seconds
+        return f"evaluation exceeded the time limit of {limit:g}s (raise {self.timeout_option})"
+
+    def memory_message(self) -> str:
+        """The error of an evaluation stopped by the memory cap, with its hint."""
+        return (
+            f"evaluation exceeded the memory limit of {self.max_memory_mb} MiB "
+            "(raise --max-memory)"
+        )
 
 
 CustomHandler = Callable[..., int]
@@ -205,6 +239,10 @@ def data_pages(wasm: bytes) -> int:
 # ---------------------------------------------------------------- calling exports
 
 _U32 = 0xFFFFFFFF
+_LIBC = ctypes.CDLL(None)
+_strnlen = _LIBC.strnlen
+_strnlen.restype = ctypes.c_size_t
+_strnlen.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 _TrapPointer = ctypes.POINTER(wasmtime_ffi.wasm_trap_t)
 
 
@@ -344,6 +382,12 @@ class PolicyInstance:
         self._deadline = float("inf")
         self.set_input(None)
 
+    def close(self) -> None:
+        """Free the instance's store and Wasm memory now. Its Python objects
+        form reference cycles (host callbacks are bound methods), which the
+        scan's paused collector would otherwise keep for the whole scan."""
+        self.store.close()
+
     # -- memory helpers ------------------------------------------------------
 
     def _base(self) -> int:
@@ -394,8 +438,9 @@ class PolicyInstance:
         return ValueReader(self._base(), self.memory.data_len(self.store))
 
     def to_python(self, addr: int) -> Any:
-        """The value at ``addr`` as a Python value (:mod:`engine.values`)."""
-        return values.parse(self.value_dump(addr))
+        """The value at ``addr`` as a Python value (:mod:`engine.values`), within
+        the output bound (builtin arguments cross here)."""
+        return values.parse(self.bounded_value_dump(addr, "its argument"))
 
     def from_python(self, value: Any) -> int:
         """Write a Python value into Wasm memory; returns its address."""
@@ -458,23 +503,42 @@ class PolicyInstance:
         self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
         seconds = self.limits.timeout_seconds if timeout_seconds is None else timeout_seconds
         ticks = max(1, round(seconds / TICK_SECONDS))
-        token = set_context(
-            EvalContext(now_ns=time.time_ns(), max_memory_bytes=self.limits.max_memory_mb << 20)
-        )
         self._deadline = time.monotonic() + seconds
+        token = set_context(
+            EvalContext(
+                now_ns=time.time_ns(),
+                max_memory_bytes=self.limits.max_memory_mb << 20,
+                deadline=self._deadline,
+            )
+        )
         self.store.set_epoch_deadline(ticks)
         try:
             self._call("eval", ctx)
         except EvalTimeout:
-            raise EvalTimeout(f"evaluation exceeded the time limit of {seconds:g}s") from None
+            raise EvalTimeout(self.limits.time_message(seconds)) from None
         finally:
             self.store.set_epoch_deadline(_NO_DEADLINE)
             reset_context(token)
         return self._call("opa_eval_ctx_get_result", ctx)
 
+    def bounded_value_dump(self, addr: int, what: str = "the result") -> bytes:
+        """:meth:`value_dump`, refusing text over the output bound before copying it
+        out of Wasm memory (parsing it in Python takes about 20x its size)."""
+        limit = self.limits.max_output_bytes
+        text = self._call("opa_value_dump", addr)
+        size = _strnlen(self._base() + text, limit + 1)
+        if size > limit:
+            hint = " (a rule producing too many results?)" if what == "the result" else ""
+            raise OutputLimitExceeded(
+                f"{what} is over the output limit of {self.limits.max_output_mb:g} MiB"
+                f"{hint}; raise --max-output"
+            )
+        return ctypes.string_at(self._base() + text, size)
+
     def evaluate(self, entrypoint: str, *, timeout_seconds: float | None = None) -> list[Any]:
         """Evaluate ``entrypoint``: the list of its results (empty when undefined)."""
-        text = self.value_dump(self.eval_addr(entrypoint, timeout_seconds=timeout_seconds))
+        addr = self.eval_addr(entrypoint, timeout_seconds=timeout_seconds)
+        text = self.bounded_value_dump(addr)
         if text.startswith(b"{{") and text.endswith(b"}}"):
             # A single result: parse the inner object, which is often plain JSON.
             try:
@@ -493,9 +557,7 @@ class PolicyInstance:
         is re-raised as itself by the export call, so it never reaches here.)"""
         text = str(error)
         if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.INTERRUPT:
-            return EvalTimeout(
-                f"evaluation exceeded the time limit of {self.limits.timeout_seconds:g}s"
-            )
+            return EvalTimeout(self.limits.time_message())
         if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.STACK_OVERFLOW:
             return EvalError("evaluation exceeded the Wasm stack (recursion too deep)")
         return EvalError(f"evaluation trapped: {text.splitlines()[0] if text else error!r}")
@@ -503,9 +565,7 @@ class PolicyInstance:
     def _abort(self, addr: int) -> None:
         message = self.read_cstring(addr & _U32).decode("utf-8", "replace")
         if "out of memory" in message or "malloc" in message:
-            raise MemoryLimitExceeded(
-                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB"
-            )
+            raise MemoryLimitExceeded(self.limits.memory_message())
         raise EvalError(f"evaluation aborted: {self.policy.user_locations(message)}")
 
     def _println(self, addr: int) -> None:
@@ -515,18 +575,21 @@ class PolicyInstance:
         name, handler = self._builtins[builtin_id]
         try:
             result = handler(*(a & _U32 for a in args))
+        except OutputLimitExceeded as exc:
+            raise OutputLimitExceeded(f"builtin {name}: {exc}") from None
         except EvalError:
             raise
         except BuiltinLimitExceeded as exc:
             raise MemoryLimitExceeded(
-                f"evaluation exceeded the memory limit of {self.limits.max_memory_mb} MiB "
-                f"(builtin {name}: {exc})"
+                f"{self.limits.memory_message()} in builtin {name}: {exc}"
             ) from None
+        except BuiltinTimeExceeded:
+            raise EvalTimeout(f"{self.limits.time_message()} in builtin {name}") from None
         except Exception as exc:  # a host bug must not take the process down
             raise EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}") from exc
         # Host code does not see the epoch interruption: check the time bound here.
         if time.monotonic() > self._deadline:
-            raise EvalTimeout("evaluation exceeded the time limit")
+            raise EvalTimeout(f"{self.limits.time_message()} in builtin {name}")
         return result
 
     def _resolve_builtin(self, name: str) -> Callable[..., int]:

@@ -74,6 +74,7 @@ rule: T1
 exclude-rule: [T2, rules.x]
 rule-timeout: 2.5
 max-memory: 512
+max-output: 4
 input-type: tf_hcl
 skip-path: ["**/test/**"]
 var-file: [prod.tfvars]
@@ -94,6 +95,7 @@ split-k8s: true
         "exclude_rule_ids": ["T2", "rules.x"],
         "rule_timeout": 2.5,
         "max_memory": 512,
+        "max_output": 4,
         "input_type": "tf_hcl",
         "skip_paths": ["**/test/**"],
         "var_files": [Path("../prod.tfvars")],

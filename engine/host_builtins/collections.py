@@ -129,6 +129,9 @@ def _paths_from(
     ancestors: frozenset[Any],
     out: list[list[Any]],
 ) -> None:
+    context = current_context()
+    context.check_time()
+    context.check_result_size(len(out) + len(path))
     key = freeze(node)
     if key not in graph:
         if path:

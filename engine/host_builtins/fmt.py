@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from engine.host_builtins.registry import BuiltinError, register
+from engine.host_builtins.registry import BuiltinError, current_context, register
 from engine.values import Set, sort_values, sorted_items, type_name
 
 _INT64_MIN = -(1 << 63)
@@ -279,6 +279,7 @@ class _Printer:
 
     def __init__(self) -> None:
         self.buf: list[str] = []
+        self.padded = 0
         self.clear_flags()
 
     def clear_flags(self) -> None:
@@ -291,6 +292,9 @@ class _Printer:
 
     def write_padding(self, n: int) -> None:
         if n > 0:
+            # Widths reach 10^6 per verb: bound what many verbs pad in total.
+            self.padded += n
+            current_context().check_result_bytes(self.padded)
             self.buf.append(("0" if self.zero else " ") * n)
 
     def pad(self, s: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.host_builtins.registry import BuiltinError, register
+from engine.host_builtins.registry import BuiltinError, current_context, register
 from engine.values import Set
 
 _V4_PREFIX = bytes(10) + b"\xff\xff"
@@ -392,6 +392,8 @@ def cidr_expand(cidr: Any) -> Set:
     cur = mask_ip(ip, net[1])
     assert cur is not None
     width = len(cur)
+    host_bits = 8 * width - sum(bin(b).count("1") for b in net[1])
+    current_context().check_result_size(1 << host_bits)
     value = int.from_bytes(cur, "big")
     out = []
     while contains(net, cur):

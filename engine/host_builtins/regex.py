@@ -14,7 +14,7 @@ from typing import Any
 
 import re2
 
-from engine.host_builtins.registry import BuiltinError, register
+from engine.host_builtins.registry import BuiltinError, current_context, register
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
@@ -269,11 +269,17 @@ def replace(value: Any, pattern: Any, replacement: Any) -> str:
     data = text.encode("utf-8")
     out: list[str] = []
     last = 0
+    size = 0
+    context = current_context()
     for m in find_all(prog, data, -1):
         start, stop = m.span()
         out.append(data[last:start].decode("utf-8"))
         out.append(_expand(repl, prog, m, data))
+        size += start - last + len(out[-1])
         last = stop
+        context.check_result_bytes(size)  # a replacement may multiply the text's size
+        if len(out) % 4096 == 0:
+            context.check_time()
     out.append(data[last:].decode("utf-8"))
     return "".join(out)
 

@@ -11,6 +11,7 @@ Implementations that need per-evaluation state (``time.now_ns``,
 from __future__ import annotations
 
 import contextvars
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,10 @@ class BuiltinLimitExceeded(Exception):
     """A builtin's result would not fit in the evaluation's memory bound."""
 
 
+class BuiltinTimeExceeded(Exception):
+    """A builtin ran past the evaluation's time bound (checked inside long loops)."""
+
+
 VALUE_BYTES = 24
 """A lower bound on the Wasm memory one element of a result takes (value plus slot)."""
 
@@ -39,11 +44,25 @@ class EvalContext:
     now_ns: int
     memo: dict[Any, Any] = field(default_factory=dict)
     max_memory_bytes: int | None = None
+    deadline: float | None = None
+    """``time.monotonic()`` past which the evaluation is over (None: unbounded)."""
 
     def check_result_size(self, items: int) -> None:
         """Refuse a result of ``items`` elements that cannot fit in the memory bound."""
         if self.max_memory_bytes is not None and items * VALUE_BYTES > self.max_memory_bytes:
             raise BuiltinLimitExceeded(f"a result of {items} elements exceeds the memory limit")
+
+    def check_result_bytes(self, size: int) -> None:
+        """Refuse a string result of ``size`` bytes that cannot fit in the memory bound
+        (checked before the string is built)."""
+        if self.max_memory_bytes is not None and size > self.max_memory_bytes:
+            raise BuiltinLimitExceeded(f"a result of {size} bytes exceeds the memory limit")
+
+    def check_time(self) -> None:
+        """Stop a long-running builtin once the evaluation's time bound has passed
+        (Wasm's epoch interruption does not reach Python code)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BuiltinTimeExceeded("the builtin ran past the time limit")
 
 
 _CONTEXT: contextvars.ContextVar[EvalContext] = contextvars.ContextVar("eval_context")
@@ -53,8 +72,6 @@ def current_context() -> EvalContext:
     """The context of the evaluation in progress (a fresh one outside evaluation)."""
     ctx = _CONTEXT.get(None)
     if ctx is None:
-        import time
-
         ctx = EvalContext(now_ns=time.time_ns())
         _CONTEXT.set(ctx)
     return ctx

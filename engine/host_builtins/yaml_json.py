@@ -895,7 +895,7 @@ class _Decoder:
             if (
                 self.alias_count > 100
                 and self.decode_count > 1000
-                and self.alias_count / self.decode_count > _allowed_alias_ratio(self.decode_count)
+                and self.alias_count / self.decode_count > allowed_alias_ratio(self.decode_count)
             ):
                 raise _YamlError("document contains excessive aliasing")
         self.seen.add(id(node))
@@ -1026,7 +1026,8 @@ class _Decoder:
             self.mapping(node, out, merged)
 
 
-def _allowed_alias_ratio(count: int) -> float:
+def allowed_alias_ratio(count: int) -> float:
+    """The share of aliases go-yaml v3 allows in a document of ``count`` decoded values."""
     if count <= 400_000:
         return 0.99
     if count >= 4_000_000:

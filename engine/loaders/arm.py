@@ -35,6 +35,7 @@ from engine.loaders.arm_expressions import (
     TemplateScope,
     plain,
 )
+from engine.loaders.evaluation_budget import MAX_UNITS, BudgetExhausted, evaluation_budget
 from engine.loaders.loaded import (
     CONTAINS_KIND,
     LoadedState,
@@ -244,9 +245,15 @@ def _section(doc: dict[str, Any], name: str, raw: bytes) -> dict[str, Any]:
 def load(doc: Any, raw: bytes, path: str) -> LoadedState:
     """The State of one template; ``path`` is its display path."""
     try:
-        return _load(doc, raw, path)
+        with evaluation_budget():
+            return _load(doc, raw, path)
     except RecursionError:
         raise LoaderError("the template is nested too deeply") from None
+    except BudgetExhausted:
+        raise LoaderError(
+            f"evaluating the template's expressions took more than {MAX_UNITS:,} steps "
+            "(variables that double a value?); not loaded"
+        ) from None
 
 
 def _load(doc: Any, raw: bytes, path: str) -> LoadedState:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.loaders.evaluation_budget import spend, units_of
 from engine.loaders.loaded import ResolvedReference
 from engine.source_map import AttributePath
 
@@ -346,6 +347,7 @@ class Evaluator:
 
     def node(self, node: Node, site: Site | None, loops: Loops) -> Any:
         """The value of one syntax tree."""
+        spend(1)
         if isinstance(node, Literal):
             return node.value
         if isinstance(node, Member):
@@ -371,9 +373,11 @@ class Evaluator:
             return None
         arguments = [self.node(a, site, loops) for a in node.arguments]
         try:
-            return function(arguments)
+            result = function(arguments)
         except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError):
             return None  # arguments of the wrong kinds or number
+        spend(units_of(result))
+        return result
 
     # -------------------------------------------------- template lookups
 

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from engine.loaders.documents import parse_json, parse_yaml
+from engine.loaders.limits import check_depth
 from engine.loaders.loaded import LoadedState, LoaderError
 from engine.state import states_in_document
 
@@ -112,14 +113,17 @@ def utf8_text(raw: bytes) -> bytes:
 
 def parse_documents(name: str, text: bytes) -> list[Any]:
     """Every document of a file: JSON for ``.json``, YAML for ``.yaml``/``.yml``,
-    and for other names JSON when the text starts with ``{`` or ``[``, else YAML."""
-    if name.endswith(".json"):
-        return [parse_json(text)]
-    if name.endswith((".yaml", ".yml")):
-        return parse_yaml(text)
-    if text.lstrip()[:1] in (b"{", b"["):
-        return [parse_json(text)]
-    return parse_yaml(text)
+    and for other names JSON when the text starts with ``{`` or ``[``, else YAML;
+    none nested deeper than :data:`engine.loaders.limits.MAX_DEPTH`."""
+    if name.endswith(".json") or (
+        not name.endswith((".yaml", ".yml")) and text.lstrip()[:1] in (b"{", b"[")
+    ):
+        documents = [parse_json(text)]
+    else:
+        documents = parse_yaml(text)
+    for document in documents:
+        check_depth(document)
+    return documents
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,12 @@ from typing import Any
 import orjson
 import yaml
 
+from engine.loaders.limits import (
+    check_yaml_node,
+    check_yaml_stream,
+    has_anchor,
+    too_deep_message,
+)
 from engine.loaders.loaded import LoaderError
 
 # Digits to "0", every other byte to " ": a run of 19 zeros is then found by a
@@ -63,12 +69,51 @@ def parse_json(raw: bytes) -> Any:
         raise LoaderError(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except UnicodeDecodeError as exc:
         raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
+    except RecursionError:
+        raise LoaderError(too_deep_message()) from None
     except ValueError as exc:
         raise LoaderError(f"invalid JSON: {exc}") from None
 
 
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML plus CloudFormation's short-form intrinsic tags."""
+    """Safe YAML plus CloudFormation's short-form intrinsic tags; a key twice
+    in one mapping is an error, as in go-yaml v3 (YAML requires unique keys)."""
+
+    def __init__(self, stream: bytes) -> None:
+        super().__init__(stream)
+        self._unique_checked: set[int] = set()
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        if id(node) not in self._unique_checked:  # before merges add their keys
+            self._unique_checked.add(id(node))
+            _check_unique_keys(node)
+        super().flatten_mapping(node)
+
+
+def _check_unique_keys(node: yaml.MappingNode) -> None:
+    keys = [
+        (key.tag, key.value)
+        for key, _ in node.value
+        if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE
+    ]
+    if len(set(keys)) == len(keys):
+        return  # the common case, checked at C speed; else find the duplicate
+    seen: dict[tuple[str, str], int] = {}
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == _MERGE:
+            continue
+        identity = (key.tag, key.value)
+        if identity in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"key {key.value!r} is defined twice (first at line {seen[identity]})",
+                key.start_mark,
+            )
+        seen[identity] = key.start_mark.line + 1
+
+
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 def _construct_plain(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
@@ -106,10 +151,29 @@ def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 _TemplateLoader.add_multi_constructor("!", _unknown_tag)
 
 
-def parse_yaml(raw: bytes) -> list[Any]:
-    """Every document of a YAML stream (empty documents dropped)."""
+def _compose_documents(raw: bytes) -> list[Any]:
+    documents: list[Any] = []
+    anchors = has_anchor(raw)
+    loader = _TemplateLoader(raw)
     try:
-        return [d for d in yaml.load_all(raw, Loader=_TemplateLoader) if d is not None]
+        while loader.check_node():
+            node = loader.get_node()
+            if anchors:  # without aliases, the loaded document's check bounds the depth
+                check_yaml_node(node)
+            document = loader.construct_document(node)
+            if document is not None:
+                documents.append(document)
+    finally:
+        loader.dispose()
+    return documents
+
+
+def parse_yaml(raw: bytes) -> list[Any]:
+    """Every document of a YAML stream (empty documents dropped), within the
+    nesting and alias limits of :mod:`engine.loaders.limits`."""
+    try:
+        check_yaml_stream(raw)
+        return _compose_documents(raw)
     except UnicodeDecodeError as exc:
         raise LoaderError(f"not valid UTF-8 ({exc.reason})") from None
     except yaml.YAMLError as exc:

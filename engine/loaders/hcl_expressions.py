@@ -18,6 +18,7 @@ from typing import Any
 import hcl2
 from lark import Token, Tree
 
+from engine.loaders.evaluation_budget import spend, units_of
 from engine.loaders.hcl_functions import (
     FUNCTIONS,
     is_number,
@@ -205,6 +206,7 @@ def traversal_text(node: Tree) -> str | None:
 
 
 def _evaluate(node: Tree, context: Context) -> Any:
+    spend(1)
     handler = _HANDLERS.get(str(node.data))
     if handler is None:
         raise EvaluationError(f"unsupported expression {node.data}")
@@ -429,7 +431,9 @@ def _function_call(node: Tree, context: Context) -> Any:
         if not values or not isinstance(values[-1], list):
             raise EvaluationError("expanding a non-list argument")
         values = [*values[:-1], *values[-1]]
-    return function(*values)
+    result = function(*values)
+    spend(units_of(result))
+    return result
 
 
 _STRUCTURAL_FUNCTIONS = frozenset(
@@ -693,6 +697,7 @@ def render_template(parts: list[TemplatePart], context: Context) -> Any:
     output, end = _render(_apply_strips(parts), 0, context, ())
     if end != len(parts):
         raise EvaluationError("unbalanced template directives")
+    spend(sum(map(len, output)) // 16)
     return "".join(output)
 
 

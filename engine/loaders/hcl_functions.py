@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.loaders.evaluation_budget import spend
+
 
 class FunctionError(ValueError):
     """A function was called with arguments it cannot handle."""
@@ -202,6 +204,9 @@ def _format_verb(value: Any, kind: str, flags: str, width: str, precision: str |
         raise FunctionError("format of null")
     if kind == "v":
         text = to_string(value) if not isinstance(value, list | dict) else json.dumps(value)
+        if width and int(width) > 1_000_000:
+            raise FunctionError("format width too large")
+        spend(int(width or 0) // 16)
         return f"{text:{'<' if '-' in flags else '>'}{width}}" if width else text
     if kind == "s":
         text = _string(value)
@@ -223,6 +228,9 @@ def _format_verb(value: Any, kind: str, flags: str, width: str, precision: str |
     if "+" in flags and kind in "dfFeEgG" and not text.startswith("-"):
         text = "+" + text
     if width:
+        if int(width) > 1_000_000:  # as Go's fmt: %!(BADWIDTH)
+            raise FunctionError("format width too large")
+        spend(int(width) // 16)
         fill = "0" if "0" in flags and "-" not in flags else " "
         align = "<" if "-" in flags else ">"
         text = f"{text:{fill}{align}{width}}"

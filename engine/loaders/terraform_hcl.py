@@ -11,6 +11,7 @@ resource's address (``aws_s3_bucket.b``), and is recorded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -23,6 +24,12 @@ from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.loaders.documents import parse_json
+from engine.loaders.evaluation_budget import (
+    MAX_UNITS,
+    BudgetExhausted,
+    evaluation_budget,
+    spend,
+)
 from engine.loaders.hcl_expressions import (
     Context,
     EvaluationError,
@@ -167,7 +174,30 @@ def parse_native(text: str, display: str) -> Body:
         raise _parse_error(display, exc) from None
     except Exception as exc:
         raise _parse_error(display, exc) from None
+    _check_tree_depth(tree, display)
     return _native_body(_subtrees(tree)[0], display)
+
+
+MAX_TREE_DEPTH = 256
+"""Syntax-tree levels a file may nest (a tuple level takes two, a ``+`` one):
+the expression evaluator recurses once per level and handles about 300."""
+
+
+def _check_tree_depth(tree: Tree, display: str) -> None:
+    """Refuse a file whose syntax tree nests deeper than :data:`MAX_TREE_DEPTH`
+    (iteratively: the tree may be far deeper than Python's recursion limit)."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            line = getattr(node.meta, "line", None)
+            where = f"{display}:{line}" if line else display
+            raise LoaderError(
+                f"{where}: invalid HCL: an expression nests more than {MAX_TREE_DEPTH} "
+                "levels deep (the limit on nesting depth)",
+                line,
+            )
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
 
 
 def _subtrees(node: Tree) -> list[Tree]:
@@ -186,6 +216,13 @@ def _native_body(node: Tree, display: str) -> Body:
         parts = _subtrees(child)
         name = identifier_name(parts[0]) or ""
         if child.data == "attribute":
+            if name in body.attributes:  # as Terraform: "Attribute redefined"
+                line = child.meta.line
+                raise LoaderError(
+                    f"{display}:{line}: invalid HCL: argument {name!r} is set twice "
+                    f"(first at line {body.attributes[name].line}); set it once",
+                    line,
+                )
             body.attributes[name] = Attribute(name, parts[-1], child.meta.line, child.meta.column)
         elif child.data == "block":
             labels = tuple(_label(p) for p in parts[1:-1])
@@ -400,6 +437,7 @@ def _expand(
             number = None
         if number is None:
             return "", {"count": _Unknown()}
+        spend(max(number, 0))
         return [(f"[{i}]", {"count": {"index": i}}) for i in range(max(number, 0))]
     if "for_each" in attributes:
         try:
@@ -1052,7 +1090,15 @@ def load_module(
 ) -> LoadedState:
     """The State of the root module in ``directory`` and every module it calls."""
     try:
-        return _load_module(directory, display, var_files, variables)
+        with evaluation_budget() as budget, contextlib.suppress(BudgetExhausted):
+            loaded = _load_module(directory, display, var_files, variables)
+        if budget.exhausted:
+            raise LoaderError(
+                "evaluating the configuration took more than "
+                f"{MAX_UNITS:,} steps (a count, for_each or for expression too large?); "
+                "not loaded"
+            )
+        return loaded
     except LoaderError:
         raise
     except Exception as exc:  # a bug here must not stop a scan of other inputs

@@ -1,0 +1,15 @@
+"""The one-line message of an unexpected exception (an engine bug).
+
+Users see one line with a hint; ``rego-engine --debug`` shows the traceback.
+"""
+
+from __future__ import annotations
+
+
+def internal_error(exc: BaseException) -> str:
+    """``internal error: TYPE: first line of the message (hint)``."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return (
+        f"internal error: {type(exc).__name__}{': ' + text if text else ''} "
+        "(a bug in rego-engine: rerun with --debug for the traceback and report it)"
+    )
