@@ -10,6 +10,7 @@ import orjson
 import typer
 
 from engine import values
+from engine.bundle import BundleError, build_bundle
 from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
 from engine.inputs import LoadOptions, load_inputs
@@ -226,6 +227,18 @@ def scan_command(
     variables: VarOption = None,
     max_file_size: MaxFileSizeOption = 256,
     split_k8s: SplitK8sOption = False,
+    bundle: Annotated[
+        Path | None,
+        typer.Option(
+            "--bundle",
+            help="Take the rules from a bundle made by rego-engine build (instead of -d; "
+            "no opa needed).",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
+    ] = 1,
 ) -> None:
     """Run rules over inputs and write the results document.
 
@@ -235,7 +248,9 @@ def scan_command(
     """
     if output_format.lower() != "json":
         raise typer.BadParameter(f"unknown format {output_format!r} (json)", param_hint="--format")
-    if not rules:
+    if bundle is not None and rules:
+        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+    if not rules and bundle is None:
         raise typer.BadParameter("at least one rule path is required", param_hint="-d")
     if rule_timeout <= 0 or max_memory <= 0:
         raise typer.BadParameter(
@@ -246,15 +261,17 @@ def scan_command(
         with scan_progress() as progress:
             report = scan(
                 paths or [Path(".")],
-                rules,
+                rules or [],
                 ScanOptions(
                     rule_timeout=rule_timeout,
                     max_memory_mb=max_memory,
                     progress=progress,
                     load=load,
+                    bundle=bundle,
+                    jobs=jobs,
                 ),
             )
-    except (CompileError, OpaNotFound) as exc:
+    except (CompileError, OpaNotFound, BundleError) as exc:
         if _DEBUG:
             raise
         _fail(str(exc))
@@ -276,6 +293,48 @@ def scan_command(
         except OSError as exc:
             _fail(f"{output}: {exc.strerror or exc}")
     raise typer.Exit(report.exit_code(fail_on))
+
+
+@app.command("build")
+def build_command(
+    rules: Annotated[
+        list[Path],
+        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
+    ],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The bundle to write.")] = Path(
+        "bundle.tar.gz"
+    ),
+) -> None:
+    """Compile rules into a bundle that scan --bundle runs with no opa binary.
+
+    Rules or files that cannot be compiled are reported and recorded in the
+    bundle (a scan with it reports them as a scan from source does).
+    Exit codes: 0 everything compiled, 2 something was set aside or nothing
+    could be built.
+    """
+    try:
+        prepared = build_bundle(rules, output)
+    except (CompileError, OpaNotFound, ValueError) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    except OSError as exc:
+        _fail(f"{output}: {exc.strerror or exc}")
+        return
+    rule_set = prepared.rule_set
+    errors = [f"{e} (skipped)" for e in prepared.source_errors]
+    errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
+    errors += [f"{f.rule.ref}: {m}" for f in rule_set.failed for m in f.messages]
+    _echo_problems(
+        [
+            f"{f}: skipped: it defines a package the engine ships"
+            for f in rule_set.replaced_api_files
+        ],
+        errors,
+    )
+    typer.echo(f"{output}: {len(rule_set.rules)} rules", err=True)
+    raise typer.Exit(EXIT_ERROR if errors else 0)
 
 
 @app.command("relations")

@@ -16,14 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.bundle import read_bundle
 from engine.collector import collector_paused, thaw
 from engine.evaluator import RuleEvaluator
 from engine.inputs import LoadOptions, ScanInput, load_inputs
+from engine.parallel import scan_in_workers
+from engine.prepared_rules import compile_rules
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
-from engine.rule_set import CompiledRuleSet, compile_rule_set
-from engine.sources import SourceError, load_sources
+from engine.rule_set import CompiledRuleSet
 from engine.wasm_host import EvalError, Limits
 
 ProgressHook = Callable[[int, int], None]
@@ -41,6 +43,11 @@ class ScanOptions:
     progress: ProgressHook | None = None
     load: LoadOptions = field(default_factory=LoadOptions)
     """How inputs are found and loaded (formats, skipped paths, size limit)."""
+    bundle: Path | None = None
+    """A bundle from ``rego-engine build`` to take the rules from instead of
+    compiling ``rule_paths`` (no ``opa`` needed)."""
+    jobs: int = 1
+    """Worker processes evaluating inputs (1: evaluate in this process)."""
 
 
 def scan(
@@ -49,10 +56,11 @@ def scan(
     """Run the rules below ``rule_paths`` over the inputs below ``input_paths``."""
     options = options or ScanOptions()
     report = ScanReport()
-    source_errors: list[SourceError] = []
-    sources = load_sources(rule_paths, on_error=source_errors.append)
-    report.errors += [f"{e} (skipped)" for e in source_errors]
-    rule_set = compile_rule_set(sources)
+    prepared = (
+        read_bundle(options.bundle) if options.bundle is not None else compile_rules(rule_paths)
+    )
+    report.errors += [f"{e} (skipped)" for e in prepared.source_errors]
+    rule_set = prepared.rule_set
     report.warnings += [
         f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
         for f in rule_set.replaced_api_files
@@ -63,7 +71,7 @@ def scan(
     if not rule_set.rules and not rule_set.failed:
         report.errors.append(
             "no rules found: a rule is a package under rules. that defines deny "
-            f"(searched {', '.join(str(p) for p in rule_paths)})"
+            f"(searched {prepared.origin})"
         )
     loaded = load_inputs(input_paths, options.load)
     report.errors += [str(p) for p in loaded.problems]
@@ -71,12 +79,16 @@ def scan(
         report.warnings.append(
             "no supported input found in " + ", ".join(str(p) for p in input_paths)
         )
-    evaluator = (
-        RuleEvaluator(rule_set, Limits(options.rule_timeout, options.max_memory_mb))
-        if rule_set.policy is not None and rule_set.rules
-        else None
-    )
+    limits = Limits(options.rule_timeout, options.max_memory_mb)
+    runnable = rule_set.policy is not None and bool(rule_set.rules)
     total = len(loaded.inputs) * len(rule_set.rules)
+    if runnable and options.jobs > 1 and len(loaded.inputs) > 1:
+        scan_in_workers(loaded.inputs, prepared, limits, options.jobs, report, options.progress)
+        thaw()
+        return report
+    evaluator = (
+        RuleEvaluator(rule_set, limits, statics=prepared.statics) if runnable else None
+    )
     done = 0
 
     def tick() -> None:
@@ -87,7 +99,7 @@ def scan(
 
     for position, scan_input in enumerate(loaded.inputs, start=1):
         with collector_paused():
-            input_report = _scan_one(scan_input, rule_set, evaluator, report, tick)
+            input_report = scan_one(scan_input, rule_set, evaluator, report, tick)
         if input_report is not None:
             report.inputs.append(input_report)
         done = position * len(rule_set.rules)  # rules an unloadable input never ran
@@ -95,7 +107,7 @@ def scan(
     return report
 
 
-def _scan_one(
+def scan_one(
     scan_input: ScanInput,
     rule_set: CompiledRuleSet,
     evaluator: RuleEvaluator | None,
