@@ -13,6 +13,8 @@ from engine import values
 from engine.bundle import BundleError, build_bundle, read_bundle
 from engine.compiler import CompileError
 from engine.evaluation import eval_ref, read_input
+from engine.graph_export import FORMATS as GRAPH_FORMATS
+from engine.graph_export import build_graph
 from engine.inputs import LoadOptions, load_inputs
 from engine.loaders.detection import LOADER_INPUT_TYPES
 from engine.opa import OpaNotFound
@@ -429,6 +431,97 @@ def relations_command(
     else:
         sys.stdout.write(listing.to_table(with_edges=edges))
     raise typer.Exit(listing.exit_code())
+
+
+@app.command("graph")
+def graph_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Input files or directories; default: .", show_default=False),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "-d", "--data", help="Rule or relation directory (repeatable); default: shipped only."
+        ),
+    ] = None,
+    bundle: Annotated[
+        Path | None, typer.Option("--bundle", help="Take rules and relations from a bundle.")
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="dot, mermaid or json.", case_sensitive=False)
+    ] = "dot",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the graph to FILE.")
+    ] = None,
+    with_results: Annotated[
+        bool,
+        typer.Option("--with-results", help="Run the rules and highlight failing resources."),
+    ] = False,
+    types: Annotated[
+        list[str] | None,
+        typer.Option("--type", help="Keep resources of this type (repeatable)."),
+    ] = None,
+    relation_names: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--relation", help="Keep edges of this relation and their ends (repeatable)."
+        ),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds a rule or the relations may take.")
+    ] = 30.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
+    ] = 2048,
+    input_type: InputTypeOption = None,
+    skip_paths: SkipPathOption = None,
+    var_files: VarFileOption = None,
+    variables: VarOption = None,
+    max_file_size: MaxFileSizeOption = 256,
+    split_k8s: SplitK8sOption = False,
+) -> None:
+    """Render resources as nodes and relation edges as edges (DOT, Mermaid or JSON).
+
+    Exit codes: 0 everything was read, 2 a file, input, rule or relation could not be.
+    """
+    fmt = output_format.lower()
+    if fmt not in GRAPH_FORMATS:
+        raise typer.BadParameter(
+            f"unknown format {output_format!r} ({', '.join(GRAPH_FORMATS)})",
+            param_hint="--format",
+        )
+    if bundle is not None and rules:
+        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+    if with_results and bundle is None and not rules:
+        raise typer.BadParameter("needs rules: -d or --bundle", param_hint="--with-results")
+    load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
+    try:
+        graph = build_graph(
+            paths or [Path(".")],
+            rules or [],
+            bundle=bundle,
+            with_results=with_results,
+            types=types or (),
+            relations=relation_names or (),
+            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+            load=load,
+        )
+    except (CompileError, OpaNotFound, BundleError, ValueError) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    _echo_problems(graph.warnings, graph.errors)
+    rendered = graph.render(fmt)
+    if output is None:
+        sys.stdout.buffer.write(rendered)
+    else:
+        try:
+            output.write_bytes(rendered)
+        except OSError as exc:
+            _fail(f"{output}: {exc.strerror or exc}")
+    raise typer.Exit(graph.exit_code())
 
 
 @app.command("version")
