@@ -325,19 +325,9 @@ def build_command(
     except OSError as exc:
         _fail(f"{output}: {exc.strerror or exc}")
         return
-    rule_set = prepared.rule_set
-    errors = [f"{e} (skipped)" for e in prepared.source_errors]
-    errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
-    errors += [f"{f.rule.ref}: {m}" for f in rule_set.failed for m in f.messages]
-    _echo_problems(
-        [
-            f"{f}: skipped: it defines a package the engine ships"
-            for f in rule_set.replaced_api_files
-        ],
-        errors,
-    )
-    typer.echo(f"{output}: {len(rule_set.rules)} rules", err=True)
-    raise typer.Exit(EXIT_ERROR if errors else 0)
+    _echo_problems(prepared.warnings, prepared.errors)
+    typer.echo(f"{output}: {len(prepared.rule_set.rules)} rules", err=True)
+    raise typer.Exit(EXIT_ERROR if prepared.errors else 0)
 
 
 @app.command("rules")

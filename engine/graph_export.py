@@ -338,23 +338,20 @@ def build_graph(
     prepared = read_bundle(bundle) if bundle is not None else compile_rules(list(rule_paths))
     rule_set = prepared.rule_set
     out = ResourceGraph(with_results=with_results)
-    report = ScanReport()
-    report.errors += [f"{e} (skipped)" for e in prepared.source_errors]
-    report.errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
-    report.errors += [f"{f.rule.ref}: {m}" for f in rule_set.failed for m in f.messages]
+    report = ScanReport(errors=prepared.errors, warnings=prepared.warnings)
     if with_results and not rule_set.rules:
         raise ValueError("--with-results needs rules: give -d paths or --bundle")
     loaded = load_inputs(input_paths, load or LoadOptions())
     report.errors += [str(p) for p in loaded.problems]
     if rule_set.policy is None:
-        out.errors = report.errors
+        out.errors, out.warnings = report.errors, report.warnings
         return out
     evaluator = RuleEvaluator(rule_set, limits, all_relations=True, statics=prepared.statics)
     for scan_input in loaded.inputs:
         graph = _graph_of(scan_input, evaluator, report, with_results, types, relations)
         if graph is not None:
             out.inputs.append(graph)
-    out.errors = report.errors
+    out.errors, out.warnings = report.errors, report.warnings
     return out
 
 

@@ -28,6 +28,28 @@ class PreparedRules:
     origin: str = ""
     """What the rules were read from, for messages (``-d`` paths or the bundle)."""
 
+    @property
+    def warnings(self) -> list[str]:
+        """User files skipped in favour of the shipped API."""
+        return [
+            f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
+            for f in self.rule_set.replaced_api_files
+        ]
+
+    @property
+    def file_errors(self) -> list[str]:
+        """Files that could not be read, and helper libraries that did not compile."""
+        return [
+            *(f"{e} (skipped)" for e in self.source_errors),
+            *(f"{m} (file skipped)" for m in self.rule_set.library_errors),
+        ]
+
+    @property
+    def errors(self) -> list[str]:
+        """:attr:`file_errors`, then the errors of rules that did not compile."""
+        failed = self.rule_set.failed
+        return [*self.file_errors, *(f"{f.rule.ref}: {m}" for f in failed for m in f.messages)]
+
 
 def compile_rules(rule_paths: list[Path], *, use_cache: bool = True) -> PreparedRules:
     """Load the policy files below ``rule_paths`` and compile them (bad files are skipped)."""

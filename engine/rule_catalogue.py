@@ -220,13 +220,8 @@ class _PackageGraph:
 def catalogue_of(prepared: PreparedRules) -> RuleCatalogue:
     """The catalogue of compiled (or bundled) rules."""
     rule_set = prepared.rule_set
-    out = RuleCatalogue()
-    out.errors += [f"{e} (skipped)" for e in prepared.source_errors]
-    out.errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
-    out.warnings += [
-        f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
-        for f in rule_set.replaced_api_files
-    ]
+    out = RuleCatalogue(warnings=prepared.warnings)
+    out.errors += prepared.file_errors  # rules that did not compile are listed with theirs
     statics: list[RuleStatics] = []
     if prepared.statics is not None:
         statics = prepared.statics

@@ -59,15 +59,9 @@ def scan(
     prepared = (
         read_bundle(options.bundle) if options.bundle is not None else compile_rules(rule_paths)
     )
-    report.errors += [f"{e} (skipped)" for e in prepared.source_errors]
     rule_set = prepared.rule_set
-    report.warnings += [
-        f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
-        for f in rule_set.replaced_api_files
-    ]
-    report.errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
-    for failed in rule_set.failed:
-        report.errors += [f"{failed.rule.ref}: {m}" for m in failed.messages]
+    report.warnings += prepared.warnings
+    report.errors += prepared.errors
     if not rule_set.rules and not rule_set.failed:
         report.errors.append(
             "no rules found: a rule is a package under rules. that defines deny "

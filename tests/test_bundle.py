@@ -18,13 +18,22 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from scan_fixtures import ACL_RULE, BROKEN_RULE, ENC_RULE, state, write, write_json
+from scan_fixtures import (
+    ACL_RULE,
+    BROKEN_RULE,
+    ENC_RULE,
+    copy_sample_inputs,
+    state,
+    write,
+    write_json,
+)
 from typer.testing import CliRunner
 
 import engine
 from engine import bundle as bundle_module
 from engine.bundle import BundleError, build_bundle, read_bundle
 from engine.cli import app
+from engine.evaluator import RuleEvaluator
 from engine.opa import find_opa
 from engine.paths import REPO_ROOT
 
@@ -71,9 +80,7 @@ def rules(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def inputs(tmp_path: Path) -> Path:
-    directory = tmp_path / "inputs"
-    shutil.copytree(CORPUS / "states", directory / "states")
-    shutil.copytree(EXAMPLES / "inputs", directory / "iac")
+    directory = copy_sample_inputs(tmp_path / "inputs")
     write_json(directory / "buckets.json", state({"a": {"acl": "public-read"}, "b": {}}))
     return directory
 
@@ -313,3 +320,35 @@ def test_bundle_and_rule_paths_together_are_refused(small_bundle: Path, inputs: 
     )
     assert result.exit_code == 2
     assert "not both" in result.stderr
+
+
+def test_a_bundle_for_another_wasm_abi_is_refused(
+    tmp_path: Path, inputs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "small"
+    write(directory / "acl.rego", ACL_RULE)
+    out = tmp_path / "abi2.tar.gz"
+    monkeypatch.setattr(RuleEvaluator, "abi_version", property(lambda self: "2.0"))
+    build_bundle([directory], out)
+    monkeypatch.undo()
+    code, stderr = _scan_with(out, inputs)
+    assert code == 2
+    assert f"{out}: Wasm ABI 2.0; this engine runs ABI 1.x" in stderr
+
+
+def test_workers_scan_a_bundle_with_no_opa_and_compile_nothing(
+    tmp_path: Path, rules: Path, inputs: Path
+) -> None:
+    assert _run(["build", "-d", "rules", "-o", "rules.tar.gz"], cwd=tmp_path).returncode == 2
+    outputs = []
+    for jobs in ("1", "2"):
+        cache = tmp_path / f"cache{jobs}"
+        cache.mkdir()
+        scan_args = ["scan", "inputs", "--bundle", "rules.tar.gz", "--jobs", jobs]
+        result = _run(scan_args, cwd=tmp_path, env=_no_opa_env(cache))
+        outputs.append((result.returncode, result.stderr, result.stdout))
+        # One native compilation (by the parent), nothing else cached.
+        assert [p.name for p in cache.iterdir()] == ["native"]
+        assert len(list((cache / "native").iterdir())) == 1
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == 2 and outputs[0][2]

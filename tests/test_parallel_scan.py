@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from scan_fixtures import ACL_RULE, ENC_RULE, state, write, write_json
+from scan_fixtures import ACL_RULE, ENC_RULE, copy_sample_inputs, state, write, write_json
 from typer.testing import CliRunner, Result
 
 from engine.cli import app
@@ -55,9 +55,7 @@ def rules(tmp_path: Path) -> Path:
 @pytest.fixture
 def inputs(tmp_path: Path) -> Path:
     """IaC with source locations, States, an unparseable file, a rule conflict."""
-    directory = tmp_path / "inputs"
-    shutil.copytree(CORPUS / "states", directory / "states")
-    shutil.copytree(EXAMPLES / "inputs", directory / "iac")
+    directory = copy_sample_inputs(tmp_path / "inputs")
     write(directory / "broken" / "bad.json", '{"input_type": "tf_hcl", "resources": {')
     write(directory / "broken" / "main.tf", 'resource "aws_s3_bucket" "x" {\n  acl = \n')
     write_json(directory / "sizes" / "conflict.json", state({"a": {"size": 1}, "b": {"size": 2}}))
