@@ -325,9 +325,15 @@ def build_command(
     except OSError as exc:
         _fail(f"{output}: {exc.strerror or exc}")
         return
-    _echo_problems(prepared.warnings, prepared.errors)
+    errors = prepared.errors
+    if not prepared.rule_set.rules and not prepared.rule_set.failed:
+        errors.append(
+            "no rules found: a rule is a package under rules. that defines deny "
+            f"(searched {prepared.origin})"
+        )
+    _echo_problems(prepared.warnings, errors)
     typer.echo(f"{output}: {len(prepared.rule_set.rules)} rules", err=True)
-    raise typer.Exit(EXIT_ERROR if prepared.errors else 0)
+    raise typer.Exit(EXIT_ERROR if errors else 0)
 
 
 @app.command("rules")

@@ -352,3 +352,16 @@ def test_workers_scan_a_bundle_with_no_opa_and_compile_nothing(
         assert len(list((cache / "native").iterdir())) == 1
     assert outputs[0] == outputs[1]
     assert outputs[0][0] == 2 and outputs[0][2]
+
+
+def test_build_reports_rule_trees_without_rules(tmp_path: Path) -> None:
+    write(tmp_path / "lib" / "x.rego", "package lib.x\nimport rego.v1\ny := 1\n")
+    result = CliRunner().invoke(
+        app, ["build", "-d", str(tmp_path / "lib"), "-o", str(tmp_path / "b.tar.gz")]
+    )
+    assert result.exit_code == 2
+    assert "no rules found" in result.stderr
+    missing = CliRunner().invoke(
+        app, ["build", "-d", str(tmp_path / "lib"), "-o", str(tmp_path / "no" / "b.tar.gz")]
+    )
+    assert missing.exit_code == 2 and "no/b.tar.gz" in missing.stderr

@@ -18,6 +18,7 @@ import pytest
 from scan_fixtures import write, write_json
 from typer.testing import CliRunner, Result
 
+from engine.bundle import build_bundle
 from engine.cli import app
 from engine.graph_export import build_graph, dot_id, mermaid_text
 from engine.paths import REPO_ROOT
@@ -303,3 +304,12 @@ def test_bad_options_and_inputs(rules: Path, inputs: Path, tmp_path: Path) -> No
 def test_escaping_functions() -> None:
     assert dot_id('a"b\\c\nd') == '"a\\"b\\\\c\\nd"'
     assert mermaid_text('a"b#c<d>|e&`') == "a#34;b#35;c#60;d#62;#124;e#38;#96;"
+
+
+def test_a_bundle_gives_the_same_graph(rules: Path, inputs: Path, tmp_path: Path) -> None:
+    bundle = tmp_path / "rules.tar.gz"
+    build_bundle([rules], bundle)
+    from_bundle = invoke(inputs, "--bundle", bundle, "--with-results", "--format", "json")
+    from_source = invoke(inputs, "-d", rules, "--with-results", "--format", "json")
+    assert from_bundle.exit_code == 0
+    assert from_bundle.stdout_bytes == from_source.stdout_bytes
