@@ -6,8 +6,9 @@
    runs with an empty cache (native compilation included) and a warm one.
 2. ``scan --jobs 2`` against ``--jobs 1`` over several generated States.
 
-Every figure is the best of a few runs of the real console script; ratios
-are against references measured in the same run. Nothing is asserted.
+Every figure is the best of 5 runs of the real console script, the cases
+run in turn; ratios are against references measured in the same run. Both
+outputs of each comparison are checked equal. Nothing is asserted about time.
 Usage: ``python bench/bench_ci.py [INPUTS] [RESOURCES_PER_INPUT]``.
 """
 
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench_scan import generate_state
@@ -29,7 +32,7 @@ from engine.paths import REPO_ROOT
 CONSOLE = Path(sys.executable).parent / "rego-engine"
 RULES = [REPO_ROOT / "examples" / "scan" / "rules", REPO_ROOT / "tests" / "scan_corpus" / "rules"]
 INPUTS = REPO_ROOT / "examples" / "scan" / "inputs"
-REPEAT = 3
+REPEAT = 5
 OPA = find_opa().path
 PARALLEL_INPUTS = int(sys.argv[1]) if len(sys.argv) > 1 else 8
 PER_INPUT = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
@@ -50,13 +53,20 @@ def run(args: list[str], cache: Path, *, hide_opa: bool = False) -> tuple[float,
     return seconds, proc.stdout
 
 
-def best(label: str, args: list[str], cache_for_run, **kwargs: bool) -> tuple[float, bytes]:
-    times, out = [], b""
-    for _ in range(REPEAT):
-        seconds, out = run(args, cache_for_run(), **kwargs)
-        times.append(seconds)
-    print(f"  {label:<44} {min(times):7.3f} s")
-    return min(times), out
+def interleaved(
+    cases: list[tuple[str, list[str], Callable[[], Path], bool]], repeat: int = REPEAT
+) -> list[tuple[float, bytes]]:
+    """Best time and output of each case, the cases run in turn ``repeat`` times
+    (so load that drifts during the run weighs on all of them alike)."""
+    times: list[list[float]] = [[] for _ in cases]
+    outputs: list[bytes] = [b""] * len(cases)
+    for _ in range(repeat):
+        for i, (_, args, cache_for_run, hide_opa) in enumerate(cases):
+            seconds, outputs[i] = run(args, cache_for_run(), hide_opa=hide_opa)
+            times[i].append(seconds)
+    for (label, *_), seconds in zip(cases, times, strict=True):
+        print(f"  {label:<44} {min(seconds):7.3f} s  (median {statistics.median(seconds):.3f})")
+    return [(min(t), out) for t, out in zip(times, outputs, strict=True)]
 
 
 def main() -> None:
@@ -78,20 +88,22 @@ def main() -> None:
         )
         print(f"bundle: {bundle.stat().st_size / 1024:.0f} KiB ({len(RULES)} rule trees)")
         scan = ["scan", str(INPUTS), "--fail-on", "none"]
-        print("scan of the example inputs:")
-        cold, ref = best("from source, cold cache (opa build)", [*scan, *rule_args], fresh)
         run([*scan, *rule_args], warm)
-        hit, _ = best("from source, cache hit", [*scan, *rule_args], lambda: warm)
-        b_cold, out = best(
-            "--bundle, empty cache, no opa", [*scan, "--bundle", str(bundle)], fresh, hide_opa=True
+        print(f"scan of the example inputs (best of {REPEAT}, interleaved):")
+        (cold, ref), (hit, _), (b_cold, out), (b_warm, _) = interleaved(
+            [
+                ("from source, cold cache (opa build)", [*scan, *rule_args], fresh, False),
+                ("from source, cache hit", [*scan, *rule_args], lambda: warm, False),
+                ("--bundle, empty cache, no opa", [*scan, "--bundle", str(bundle)], fresh, True),
+                (
+                    "--bundle, native code cached, no opa",
+                    [*scan, "--bundle", str(bundle)],
+                    lambda: warm,
+                    True,
+                ),
+            ]
         )
         assert out == ref, "bundle results differ"
-        b_warm, _ = best(
-            "--bundle, native code cached, no opa",
-            [*scan, "--bundle", str(bundle)],
-            lambda: warm,
-            hide_opa=True,
-        )
         print(f"  ratio cold compile / bundle (empty cache):  {cold / b_cold:6.2f}x")
         print(f"  ratio cache hit / bundle (native cached):   {hit / b_warm:6.2f}x")
 
@@ -99,10 +111,15 @@ def main() -> None:
         states.mkdir()
         for i in range(PARALLEL_INPUTS):
             (states / f"s{i:02d}.json").write_text(json.dumps(generate_state(PER_INPUT)))
-        print(f"scan of {PARALLEL_INPUTS} States x {PER_INPUT} resources (cache warm):")
+        size = f"{PARALLEL_INPUTS} States x {PER_INPUT} resources"
+        print(f"scan of {size} (warm cache, interleaved):")
         many = ["scan", str(states), *rule_args, "--fail-on", "none"]
-        one, out1 = best("--jobs 1", [*many, "--jobs", "1"], lambda: warm)
-        two, out2 = best("--jobs 2", [*many, "--jobs", "2"], lambda: warm)
+        (one, out1), (two, out2) = interleaved(
+            [
+                ("--jobs 1", [*many, "--jobs", "1"], lambda: warm, False),
+                ("--jobs 2", [*many, "--jobs", "2"], lambda: warm, False),
+            ]
+        )
         assert out1 == out2, "--jobs 2 output differs from --jobs 1"
         print(f"  ratio --jobs 1 / --jobs 2:                   {one / two:6.2f}x")
         cores, load = len(os.sched_getaffinity(0)), os.getloadavg()[0]
