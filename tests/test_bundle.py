@@ -213,23 +213,25 @@ def _scan_with(bundle: Path, inputs: Path) -> tuple[int, str]:
     return result.exit_code, result.stderr
 
 
-@pytest.fixture
-def small_bundle(tmp_path: Path) -> Path:
+def _build_small(tmp_path: Path, name: str) -> Path:
+    """A bundle of the one-rule tree ``tmp_path/small`` written to ``tmp_path/name``."""
     directory = tmp_path / "small"
     write(directory / "acl.rego", ACL_RULE)
-    out = tmp_path / "small.tar.gz"
+    out = tmp_path / name
     build_bundle([directory], out)
     return out
+
+
+@pytest.fixture
+def small_bundle(tmp_path: Path) -> Path:
+    return _build_small(tmp_path, "small.tar.gz")
 
 
 def test_a_bundle_from_another_engine_version_is_refused(
     tmp_path: Path, inputs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    directory = tmp_path / "small"
-    write(directory / "acl.rego", ACL_RULE)
-    out = tmp_path / "old.tar.gz"
     monkeypatch.setattr(bundle_module, "engine_version", lambda: "0.0.9")
-    build_bundle([directory], out)
+    out = _build_small(tmp_path, "old.tar.gz")
     monkeypatch.undo()
     code, stderr = _scan_with(out, inputs)
     assert code == 2
@@ -325,11 +327,8 @@ def test_bundle_and_rule_paths_together_are_refused(small_bundle: Path, inputs: 
 def test_a_bundle_for_another_wasm_abi_is_refused(
     tmp_path: Path, inputs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    directory = tmp_path / "small"
-    write(directory / "acl.rego", ACL_RULE)
-    out = tmp_path / "abi2.tar.gz"
     monkeypatch.setattr(RuleEvaluator, "abi_version", property(lambda self: "2.0"))
-    build_bundle([directory], out)
+    out = _build_small(tmp_path, "abi2.tar.gz")
     monkeypatch.undo()
     code, stderr = _scan_with(out, inputs)
     assert code == 2
