@@ -14,6 +14,7 @@ import orjson
 import typer
 
 from engine import values
+from engine.bundle import BundleError, build_bundle, read_bundle
 from engine.change_policies import RISK_LEVELS
 from engine.change_set import RENAME_THRESHOLD
 from engine.compiler import CompileError
@@ -23,6 +24,8 @@ from engine.diff import DiffError, diff_inputs, diff_plan_file
 from engine.evaluation import eval_ref, read_input
 from engine.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.formats.view import unlisted_rule_errors
+from engine.graph_export import FORMATS as GRAPH_FORMATS
+from engine.graph_export import build_graph
 from engine.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
 from engine.inputs import LoadOptions, load_inputs
 from engine.internal_errors import internal_error
@@ -31,6 +34,7 @@ from engine.opa import OpaNotFound
 from engine.progress import scan_progress
 from engine.relation_listing import list_relations
 from engine.report import ScanReport
+from engine.rule_catalogue import catalogue_of, rule_catalogue
 from engine.rule_pack import shipped_rule_files
 from engine.scanner import ScanOptions, scan
 from engine.selection import RuleSelection
@@ -346,6 +350,18 @@ def scan_command(
             help=f"Configuration file (default: {CONFIG_FILE} here or up to the git root).",
         ),
     ] = None,
+    bundle: Annotated[
+        Path | None,
+        typer.Option(
+            "--bundle",
+            help="Take the rules from a bundle made by rego-engine build (instead of -d; "
+            "no opa needed).",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
+    ] = 1,
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
@@ -375,12 +391,16 @@ def scan_command(
     exclude_rule_ids = setting("exclude_rule_ids", exclude_rule_ids)
     ignore_file = setting("ignore_file", ignore_file)
     max_output = setting("max_output", max_output)
+    bundle = setting("bundle", bundle)
+    jobs = setting("jobs", jobs)
     try:
         targets = plan_outputs(
             output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
         )
     except OutputPlanError as exc:
         raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
+    if bundle is not None and rules:
+        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
     if rule_timeout <= 0 or max_memory <= 0 or max_output <= 0:
         raise typer.BadParameter(
             "bounds must be positive", param_hint="--rule-timeout/--max-memory/--max-output"
@@ -391,7 +411,7 @@ def scan_command(
         with scan_progress() as progress:
             report = scan(
                 paths or [Path(".")],
-                rules or shipped_rule_files(),
+                rules or ([] if bundle is not None else shipped_rule_files()),
                 ScanOptions(
                     rule_timeout=rule_timeout,
                     max_memory_mb=max_memory,
@@ -400,9 +420,11 @@ def scan_command(
                     load=load,
                     selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
                     ignores=ignores,
+                    bundle=bundle,
+                    jobs=jobs,
                 ),
             )
-    except (CompileError, OpaNotFound) as exc:
+    except (CompileError, OpaNotFound, BundleError) as exc:
         if _DEBUG:
             raise
         _fail(str(exc))
@@ -413,6 +435,84 @@ def scan_command(
     if not _write_outputs(report, targets):
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))
+
+
+@app.command("build")
+def build_command(
+    rules: Annotated[
+        list[Path],
+        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
+    ],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The bundle to write.")] = Path(
+        "bundle.tar.gz"
+    ),
+) -> None:
+    """Compile rules into a bundle that scan --bundle runs with no opa binary.
+
+    Rules or files that cannot be compiled are reported and recorded in the
+    bundle (a scan with it reports them as a scan from source does).
+    Exit codes: 0 everything compiled, 2 something was set aside or nothing
+    could be built.
+    """
+    try:
+        prepared = build_bundle(rules, output)
+    except (CompileError, OpaNotFound, ValueError) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    except OSError as exc:
+        _fail(f"{output}: {exc.strerror or exc}")
+        return
+    errors = prepared.errors
+    if not prepared.rule_set.rules and not prepared.rule_set.failed:
+        errors.append(
+            "no rules found: a rule is a package under rules. that defines deny "
+            f"(searched {prepared.origin})"
+        )
+    _echo_problems(prepared.warnings, errors)
+    typer.echo(f"{output}: {len(prepared.rule_set.rules)} rules", err=True)
+    raise typer.Exit(EXIT_ERROR if errors else 0)
+
+
+@app.command("rules")
+def rules_command(
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
+    ] = None,
+    bundle: Annotated[
+        Path | None, typer.Option("--bundle", help="List the rules of a bundle instead.")
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)
+    ] = "table",
+) -> None:
+    """List rules: package, id, title, severity, input types, resource type and
+    the relations they query.
+
+    Exit codes: 0 every rule could be read, 2 a file or rule could not be.
+    """
+    fmt = output_format.lower()
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter(
+            f"unknown format {output_format!r} (table, json)", param_hint="--format"
+        )
+    if (bundle is None) == (not rules):
+        raise typer.BadParameter("give rules with -d or --bundle (one of them)", param_hint="-d")
+    try:
+        listed = catalogue_of(read_bundle(bundle)) if bundle else rule_catalogue(rules or [])
+    except (CompileError, OpaNotFound, BundleError) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    _echo_problems(listed.warnings, listed.errors)
+    if fmt == "json":
+        sys.stdout.buffer.write(listed.to_json() + b"\n")
+    else:
+        sys.stdout.write(listed.to_table())
+    raise typer.Exit(listed.exit_code())
 
 
 @app.command("relations")
@@ -682,6 +782,97 @@ def diff_command(
     else:
         sys.stdout.write(report.to_table())
     raise typer.Exit(report.exit_code(fail_on.lower() if fail_on else None))
+
+
+@app.command("graph")
+def graph_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Input files or directories; default: .", show_default=False),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "-d", "--data", help="Rule or relation directory (repeatable); default: shipped only."
+        ),
+    ] = None,
+    bundle: Annotated[
+        Path | None, typer.Option("--bundle", help="Take rules and relations from a bundle.")
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help="dot, mermaid or json.", case_sensitive=False)
+    ] = "dot",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the graph to FILE.")
+    ] = None,
+    with_results: Annotated[
+        bool,
+        typer.Option("--with-results", help="Run the rules and highlight failing resources."),
+    ] = False,
+    types: Annotated[
+        list[str] | None,
+        typer.Option("--type", help="Keep resources of this type (repeatable)."),
+    ] = None,
+    relation_names: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--relation", help="Keep edges of this relation and their ends (repeatable)."
+        ),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds a rule or the relations may take.")
+    ] = 30.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
+    ] = 2048,
+    input_type: InputTypeOption = None,
+    skip_paths: SkipPathOption = None,
+    var_files: VarFileOption = None,
+    variables: VarOption = None,
+    max_file_size: MaxFileSizeOption = 256,
+    split_k8s: SplitK8sOption = False,
+) -> None:
+    """Render resources as nodes and relation edges as edges (DOT, Mermaid or JSON).
+
+    Exit codes: 0 everything was read, 2 a file, input, rule or relation could not be.
+    """
+    fmt = output_format.lower()
+    if fmt not in GRAPH_FORMATS:
+        raise typer.BadParameter(
+            f"unknown format {output_format!r} ({', '.join(GRAPH_FORMATS)})",
+            param_hint="--format",
+        )
+    if bundle is not None and rules:
+        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+    if with_results and bundle is None and not rules:
+        raise typer.BadParameter("needs rules: -d or --bundle", param_hint="--with-results")
+    load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
+    try:
+        graph = build_graph(
+            paths or [Path(".")],
+            rules or [],
+            bundle=bundle,
+            with_results=with_results,
+            types=types or (),
+            relations=relation_names or (),
+            limits=Limits(timeout_seconds=timeout, max_memory_mb=max_memory),
+            load=load,
+        )
+    except (CompileError, OpaNotFound, BundleError, ValueError) as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc))
+        return
+    _echo_problems(graph.warnings, graph.errors)
+    rendered = graph.render(fmt)
+    if output is None:
+        sys.stdout.buffer.write(rendered)
+    else:
+        try:
+            output.write_bytes(rendered)
+        except OSError as exc:
+            _fail(f"{output}: {exc.strerror or exc}")
+    raise typer.Exit(graph.exit_code())
 
 
 @app.command("version")

@@ -114,7 +114,8 @@ def entrypoint_for_ref(ref: str) -> str:
     return "/".join(parts)
 
 
-def _staged_name(index: int, file: RegoFile) -> str:
+def staged_name(index: int, file: RegoFile) -> str:
+    """Where source ``index`` is staged in the bundle: ``src/00003/x.rego``."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", file.path.name).removesuffix(".rego")
     return f"src/{index:05d}/{safe}.rego"
 
@@ -127,7 +128,7 @@ def stage_bundle(sources: PolicySources, directory: Path) -> dict[str, str]:
     staged: dict[str, str] = {}
     v0_files: dict[str, int] = {}
     for index, file in enumerate(sources.rego_files):
-        name = _staged_name(index, file)
+        name = staged_name(index, file)
         target = directory / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(file.text, encoding="utf-8")
@@ -169,7 +170,7 @@ def cache_key(
     for ep in sorted(set(entrypoints)):
         put("ep", ep)
     for index, file in enumerate(sources.rego_files):
-        put("rego", _staged_name(index, file), str(file.rego_version), file.text)
+        put("rego", staged_name(index, file), str(file.rego_version), file.text)
     put("data", json.dumps(sources.data, sort_keys=True))
     return h.hexdigest()
 

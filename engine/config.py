@@ -50,6 +50,8 @@ SCAN_KEYS: dict[str, tuple[str, str]] = {
     "var": ("variables", "variables"),
     "max-file-size": ("max_file_size", "positive_number"),
     "split-k8s": ("split_k8s", "boolean"),
+    "bundle": ("bundle", "path"),
+    "jobs": ("jobs", "positive_integer"),
 }
 """Configuration key → (``scan`` parameter it sets, kind of value)."""
 

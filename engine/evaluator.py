@@ -73,9 +73,11 @@ class RuleEvaluator:
         limits: Limits | None = None,
         *,
         all_relations: bool = False,
+        statics: list[RuleStatics] | None = None,
     ) -> None:
         """``all_relations`` resolves every shipped relation, not only those
-        the rules name (for listing them)."""
+        the rules name (for listing them); ``statics`` are the rules' static
+        facts when already known (from a bundle), else they are evaluated."""
         if rule_set.policy is None:
             raise ValueError("the rule set holds no compiled rules")
         self.rule_set = rule_set
@@ -91,7 +93,13 @@ class RuleEvaluator:
         )
         self._state: State | None = None
         self._instance = self._new_instance()
-        self.statics = [self._rule_statics(i) for i in range(len(rule_set.rules))]
+        if statics is not None and len(statics) != len(rule_set.rules):
+            raise ValueError("statics must give one entry per rule")
+        self.statics = (
+            list(statics)
+            if statics is not None
+            else [self._rule_statics(i) for i in range(len(rule_set.rules))]
+        )
         # Single-resource rules see a resource as ``input``; any other module that
         # names ``input`` may read the State document, which is only loaded then.
         per_resource = {
@@ -100,6 +108,12 @@ class RuleEvaluator:
             if statics.single and statics.error is None
         }
         self.api.input_document = any(p not in per_resource for p in rule_set.input_readers)
+
+    @property
+    def abi_version(self) -> str:
+        """The Wasm ABI version of the compiled module (``1.3``)."""
+        major, minor = self._instance.abi_version
+        return f"{major}.{minor}"
 
     def _new_instance(self) -> PolicyInstance:
         assert self.rule_set.policy is not None

@@ -110,3 +110,76 @@ def outline(text: str) -> RegoOutline:
         elif word not in _NOT_RULES:
             rules.add(word)
     return RegoOutline(package, frozenset(rules))
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call written in a module: the dotted name called and its arguments' text."""
+
+    name: str
+    args: tuple[str, ...]
+
+
+def _code_tokens(text: str) -> list[tuple[str, str]]:
+    """(kind, text) of every token but comments and white space (newlines included)."""
+    return [
+        (m.lastgroup or "", m.group())
+        for m in _TOKEN.finditer(text)
+        if m.lastgroup not in ("comment", "space", "newline")
+    ]
+
+
+def _dotted(tokens: list[tuple[str, str]], start: int) -> tuple[str, int]:
+    """The dotted name (``a.b.c``) starting at ``tokens[start]`` and the index after it."""
+    parts = [tokens[start][1]]
+    i = start + 1
+    while i + 1 < len(tokens) and tokens[i] == ("other", ".") and tokens[i + 1][0] == "name":
+        parts.append(tokens[i + 1][1])
+        i += 2
+    return ".".join(parts), i
+
+
+def calls(text: str) -> list[Call]:
+    """Every call of a plain or dotted name in the module, with its top-level arguments."""
+    tokens = _code_tokens(text)
+    found: list[Call] = []
+    i = 0
+    while i < len(tokens):
+        kind, _ = tokens[i]
+        if kind != "name" or (i and tokens[i - 1] == ("other", ".")):
+            i += 1
+            continue
+        name, after = _dotted(tokens, i)
+        if after < len(tokens) and tokens[after] == ("open", "("):
+            args: list[str] = []
+            current: list[str] = []
+            depth = 0
+            for kind, value in tokens[after + 1 :]:
+                if kind == "close" and depth == 0:
+                    break
+                if kind == "open":
+                    depth += 1
+                elif kind == "close":
+                    depth -= 1
+                if value == "," and depth == 0:
+                    args.append(" ".join(current))
+                    current = []
+                else:
+                    current.append(value)
+            if current:
+                args.append(" ".join(current))
+            found.append(Call(name, tuple(args)))
+        i = max(after, i + 1)
+    return found
+
+
+def data_references(text: str) -> set[str]:
+    """Every dotted reference below ``data`` (``data.lib.x`` → ``lib.x``), imports included."""
+    tokens = _code_tokens(text)
+    refs = set()
+    for i, (kind, value) in enumerate(tokens):
+        if kind == "name" and value == "data" and not (i and tokens[i - 1] == ("other", ".")):
+            name, _ = _dotted(tokens, i)
+            if name != "data":
+                refs.add(name.removeprefix("data."))
+    return refs

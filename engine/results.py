@@ -428,3 +428,21 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
         for info in _members(run.resources):
             out.resources(info)
     return out
+
+
+def locate_results(rule_results: list[RuleResults], index: ResourceIndex) -> None:
+    """Fill in the locations of results built without the State's source map
+    (in a worker process) from ``index``, over the State that has it."""
+    for rule in rule_results:
+        for result in rule.results:
+            for resource in result.resources:
+                key = (resource.namespace, resource.type, resource.id)
+                resource.location = index.location(key)
+                resource.attributes = [
+                    AttributeRef(a.path, _located(index, key, a.path)) for a in resource.attributes
+                ]
+
+
+def _located(index: ResourceIndex, key: ResourceKey, path: tuple[Any, ...]) -> Any:
+    steps = _attribute_path(path)
+    return index.location(key, steps) if steps is not None else None

@@ -13,22 +13,24 @@ the rest of the scan goes on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from engine.bundle import read_bundle
 from engine.collector import collector_paused, thaw
 from engine.evaluator import RuleEvaluator
 from engine.ignores import IgnoreList, apply_ignores, utc_today
 from engine.inputs import LoadOptions, ScanInput, load_inputs
 from engine.internal_errors import internal_error
+from engine.parallel import scan_in_workers
+from engine.prepared_rules import compile_rules
 from engine.report import InputReport, ScanReport
 from engine.results import ResourceIndex, RuleResults, build_rule_results
 from engine.rule_metadata import RuleMetadata
-from engine.rule_set import CompiledRuleSet, RuleCompileError, compile_rule_set
+from engine.rule_set import CompiledRuleSet, RuleCompileError
 from engine.selection import RuleSelection
-from engine.sources import SourceError, load_sources
 from engine.wasm_host import EvalError, Limits
 
 ProgressHook = Callable[[int, int], None]
@@ -54,23 +56,26 @@ class ScanOptions:
     """Accepted findings: matching results are marked ignored and never fail the scan."""
     today: date | None = None
     """The day ignore expiry dates are compared with; None: today in UTC."""
+    bundle: Path | None = None
+    """A bundle from ``rego-engine build`` to take the rules from instead of
+    compiling ``rule_paths`` (no ``opa`` needed)."""
+    jobs: int = 1
+    """Worker processes evaluating inputs (1: evaluate in this process)."""
 
 
 def scan(
     input_paths: list[Path], rule_paths: list[Path], options: ScanOptions | None = None
 ) -> ScanReport:
-    """Run the rules below ``rule_paths`` over the inputs below ``input_paths``."""
+    """Run the rules below ``rule_paths`` (or from ``options.bundle``) over the
+    inputs below ``input_paths``."""
     options = options or ScanOptions()
     report = ScanReport()
-    source_errors: list[SourceError] = []
-    sources = load_sources(rule_paths, on_error=source_errors.append)
-    report.errors += [f"{e} (skipped)" for e in source_errors]
-    rule_set = compile_rule_set(sources)
-    report.warnings += [
-        f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
-        for f in rule_set.replaced_api_files
-    ]
-    report.errors += [f"{m} (file skipped)" for m in rule_set.library_errors]
+    prepared = (
+        read_bundle(options.bundle) if options.bundle is not None else compile_rules(rule_paths)
+    )
+    rule_set = prepared.rule_set
+    report.warnings += prepared.warnings
+    report.errors += prepared.file_errors
     selection = options.selection
     failed_selected = [f for f in rule_set.failed if selection.selects(f.rule.ref)]
     for failed in failed_selected:
@@ -78,7 +83,7 @@ def scan(
     if not rule_set.rules and not rule_set.failed:
         report.errors.append(
             "no rules found: a rule is a package under rules. that defines deny "
-            f"(searched {', '.join(str(p) for p in rule_paths)})"
+            f"(searched {prepared.origin})"
         )
     loaded = load_inputs(input_paths, options.load)
     report.errors += [str(p) for p in loaded.problems]
@@ -86,15 +91,14 @@ def scan(
         report.warnings.append(
             "no supported input found in " + ", ".join(str(p) for p in input_paths)
         )
+    limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
     evaluator = (
-        RuleEvaluator(
-            rule_set, Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
-        )
+        RuleEvaluator(rule_set, limits, statics=prepared.statics)
         if rule_set.policy is not None and rule_set.rules
         else None
     )
     known = [(failed.rule.ref, "") for failed in rule_set.failed]
-    selected = _Selected([], failed_selected)
+    selected = Selected([], failed_selected)
     if evaluator is not None:
         for index, rule in enumerate(rule_set.rules):
             rule_id = evaluator.statics[index].metadata.id
@@ -104,31 +108,50 @@ def scan(
     report.warnings += [
         f"--rule/--exclude-rule {name!r} names no rule" for name in selection.unmatched(known)
     ]
-    total = len(loaded.inputs) * len(selected.rules)
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if options.progress is not None:
-            options.progress(done, total)
-
-    for position, scan_input in enumerate(loaded.inputs, start=1):
-        with collector_paused():
-            input_report = _scan_one(scan_input, rule_set, selected, evaluator, report, tick)
-        if input_report is not None:
-            report.inputs.append(input_report)
-        done = position * len(selected.rules)  # rules an unloadable input never ran
+    if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
+        # The workers get the statics the evaluator read, so none evaluates them again.
+        ready = replace(prepared, statics=evaluator.statics)
+        scan_in_workers(
+            loaded.inputs, ready, selected, limits, options.jobs, report, options.progress
+        )
+    else:
+        _scan_here(loaded.inputs, rule_set, selected, evaluator, report, options.progress)
     thaw()
     if options.ignores is not None:
         apply_ignores(report, options.ignores, options.today or utc_today())
     return report
 
 
-def _scan_one(
+def _scan_here(
+    inputs: list[ScanInput],
+    rule_set: CompiledRuleSet,
+    selected: Selected,
+    evaluator: RuleEvaluator | None,
+    report: ScanReport,
+    progress: ProgressHook | None,
+) -> None:
+    """Evaluate every input in this process, adding its results to ``report``."""
+    total = len(inputs) * len(selected.rules)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    for position, scan_input in enumerate(inputs, start=1):
+        with collector_paused():
+            input_report = scan_one(scan_input, rule_set, selected, evaluator, report, tick)
+        if input_report is not None:
+            report.inputs.append(input_report)
+        done = position * len(selected.rules)  # rules an unloadable input never ran
+
+
+def scan_one(
     scan_input: ScanInput,
     rule_set: CompiledRuleSet,
-    selected: _Selected,
+    selected: Selected,
     evaluator: RuleEvaluator | None,
     report: ScanReport,
     tick: Callable[[], None],
@@ -160,7 +183,7 @@ def _scan_one(
     return InputReport(scan_input, rule_results)
 
 
-class _Selected(NamedTuple):
+class Selected(NamedTuple):
     """The rules a scan runs: indices of compiled rules, and rules that did not compile."""
 
     rules: list[int]

@@ -105,3 +105,14 @@ def write(path: Path, text: str) -> Path:
 
 def write_json(path: Path, doc: Any) -> Path:
     return write(path, json.dumps(doc, indent=2))
+
+
+def copy_sample_inputs(directory: Path) -> Path:
+    """The scan corpus States (under ``states/``) and the example IaC inputs
+    (under ``iac/``: Terraform, Kubernetes, a cloud scan) copied to ``directory``."""
+    import shutil
+
+    root = Path(__file__).parent.parent
+    shutil.copytree(root / "tests" / "scan_corpus" / "states", directory / "states")
+    shutil.copytree(root / "examples" / "scan" / "inputs", directory / "iac")
+    return directory

@@ -81,6 +81,8 @@ var-file: [prod.tfvars]
 var: {region: eu-west-1, count: 3, enabled: true}
 max-file-size: 10
 split-k8s: true
+bundle: rules.tar.gz
+jobs: 2
 """,
     )
     config = load_config(path, cwd=repo / "sub")
@@ -102,6 +104,8 @@ split-k8s: true
         "variables": ["region=eu-west-1", "count=3", "enabled=true"],
         "max_file_size": 10,
         "split_k8s": True,
+        "bundle": Path("../rules.tar.gz"),
+        "jobs": 2,
     }
     assert set(config.values) == {param for param, _ in SCAN_KEYS.values()}
     assert load_config(write(repo / "empty.yaml", ""), cwd=repo).values == {}
