@@ -30,8 +30,8 @@ from engine.opa import find_opa
 from engine.paths import REPO_ROOT
 
 CONSOLE = Path(sys.executable).parent / "rego-engine"
-RULES = [REPO_ROOT / "examples" / "scan" / "rules", REPO_ROOT / "tests" / "scan_corpus" / "rules"]
-INPUTS = REPO_ROOT / "examples" / "scan" / "inputs"
+RULES = [REPO_ROOT / "examples" / "custom-rules", REPO_ROOT / "tests" / "scan_corpus" / "rules"]
+INPUTS = REPO_ROOT / "examples"
 REPEAT = 5
 OPA = find_opa().path
 PARALLEL_INPUTS = int(sys.argv[1]) if len(sys.argv) > 1 else 8

@@ -85,7 +85,7 @@ def main() -> None:
             (inputs / f"{i:05d}.json").write_text(json.dumps(soak_state(i)))
         rules = Path(tmp) / "rules"
         rules.mkdir()
-        for rule in (ROOT / "examples" / "scan" / "rules").glob("*.rego"):
+        for rule in (ROOT / "examples" / "custom-rules").glob("*.rego"):
             (rules / rule.name).write_text(rule.read_text())
         (rules / "soak_sometimes_slow.rego").write_text(FAILING_RULE)
         rules_per_input = 0

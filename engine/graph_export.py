@@ -30,7 +30,7 @@ from engine.evaluator import RuleEvaluator
 from engine.inputs import LoadOptions, ScanInput, load_inputs
 from engine.prepared_rules import compile_rules
 from engine.report import InputReport, ScanReport
-from engine.scanner import scan_one
+from engine.scanner import Selected, scan_one
 from engine.snyk_api import InputRelations
 from engine.wasm_host import EvalError, Limits
 
@@ -365,7 +365,9 @@ def _graph_of(
 ) -> InputGraph | None:
     results: InputReport | None = None
     if with_results:
-        results = scan_one(scan_input, evaluator.rule_set, evaluator, report, lambda: None)
+        rule_set = evaluator.rule_set
+        every = Selected.every_rule(rule_set)
+        results = scan_one(scan_input, rule_set, every, evaluator, report, lambda: None)
         set_aside = {f.rule.ref for f in evaluator.rule_set.failed}  # listed once already
         for rule in results.rule_results if results is not None else []:
             if rule.package not in set_aside:

@@ -189,6 +189,11 @@ class Selected(NamedTuple):
     rules: list[int]
     failed: list[RuleCompileError]
 
+    @classmethod
+    def every_rule(cls, rule_set: CompiledRuleSet) -> Selected:
+        """Every rule of ``rule_set``, compiled or not."""
+        return cls(list(range(len(rule_set.rules))), list(rule_set.failed))
+
 
 def _compile_failures(failed_rules: list[RuleCompileError]) -> list[RuleResults]:
     """A rule-results entry, with its errors, for every rule that did not compile."""

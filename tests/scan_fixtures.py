@@ -109,10 +109,12 @@ def write_json(path: Path, doc: Any) -> Path:
 
 def copy_sample_inputs(directory: Path) -> Path:
     """The scan corpus States (under ``states/``) and the example IaC inputs
-    (under ``iac/``: Terraform, Kubernetes, a cloud scan) copied to ``directory``."""
+    (under ``iac/``: Terraform HCL and plan, CloudFormation, Kubernetes) copied
+    to ``directory``."""
     import shutil
 
     root = Path(__file__).parent.parent
     shutil.copytree(root / "tests" / "scan_corpus" / "states", directory / "states")
-    shutil.copytree(root / "examples" / "scan" / "inputs", directory / "iac")
+    for project in ("terraform", "terraform-plan", "cloudformation", "kubernetes"):
+        shutil.copytree(root / "examples" / project, directory / "iac" / project)
     return directory

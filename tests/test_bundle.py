@@ -38,7 +38,6 @@ from engine.opa import find_opa
 from engine.paths import REPO_ROOT
 
 CORPUS = REPO_ROOT / "tests" / "scan_corpus"
-EXAMPLES = REPO_ROOT / "examples" / "scan"
 CONSOLE = Path(sys.executable).parent / "rego-engine"
 
 LIBRARY = """\

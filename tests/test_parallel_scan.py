@@ -19,7 +19,7 @@ from engine.paths import REPO_ROOT
 from engine.scanner import ScanOptions, scan
 
 CORPUS = REPO_ROOT / "tests" / "scan_corpus"
-EXAMPLES = REPO_ROOT / "examples" / "scan"
+CUSTOM_RULES = REPO_ROOT / "examples" / "custom-rules"
 
 # A complete rule with several values: a conflict error on inputs whose
 # buckets differ in size, a result elsewhere.
@@ -45,7 +45,7 @@ deny contains info if {
 def rules(tmp_path: Path) -> Path:
     directory = tmp_path / "rules"
     shutil.copytree(CORPUS / "rules", directory / "corpus")
-    shutil.copytree(EXAMPLES / "rules", directory / "examples")
+    shutil.copytree(CUSTOM_RULES, directory / "examples")
     write(directory / "mine" / "enc.rego", ENC_RULE)
     write(directory / "mine" / "acl.rego", ACL_RULE)
     write(directory / "mine" / "fragile.rego", FRAGILE_RULE)

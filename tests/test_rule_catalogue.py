@@ -14,7 +14,7 @@ from engine.cli import app
 from engine.paths import REPO_ROOT
 from engine.rego_outline import Call, calls, data_references
 
-EXAMPLES = REPO_ROOT / "examples" / "scan" / "rules"
+EXAMPLES = REPO_ROOT / "examples" / "custom-rules"
 
 RELATIONS_LIB = """\
 package lib.related
