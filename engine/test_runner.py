@@ -161,6 +161,11 @@ def test_mode_library(user_packages: Collection[str | None]) -> list[RegoFile]:
     return [_lib_file(REGO_LIB_DIR / "test" / "snyk.rego"), *lib, *shipped_relations()]
 
 
+def _is_engine_library(path: Path) -> bool:
+    """Whether ``path`` is one of the engine's shipped API files (``rego/lib/``)."""
+    return path.resolve().is_relative_to(REGO_LIB_DIR.resolve())
+
+
 test_mode_library.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
 
 
@@ -180,7 +185,9 @@ def compile_tests(
 ) -> CompiledTests:
     """Compile the tests of ``sources`` (those matching ``pattern``) into one
     module; files that do not compile are set aside with their errors."""
-    user = list(sources.rego_files)
+    # The engine's own API files (a run over the engine's rego/ tree) are
+    # replaced by their test-mode versions, as in any other tree.
+    user = [f for f in sources.rego_files if not _is_engine_library(f.path)]
     lib: list[RegoFile] | None = None
     excluded: dict[str, list[str]] = {}
     for _ in range(_SET_ASIDE_ROUNDS):

@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 from oracle import needs_opa
 from test_scan_differential import canonical, oracle_module
+from typer.testing import CliRunner
 
 from engine import values
+from engine.cli import app
 from engine.compiler import stage_bundle
 from engine.evaluator import RuleEvaluator
 from engine.inputs import load_inputs
@@ -78,6 +80,17 @@ def test_every_shipped_rego_test_passes() -> None:
     failed = [f"{r['package']}.{r['name']}" for r in results if r.get("fail") or r.get("error")]
     assert failed == []
     assert len(results) >= 60
+
+
+def test_rego_engine_test_over_rego_agrees_with_opa_test() -> None:
+    """`rego-engine test rego/` (the engine's own API files replaced by their
+    test-mode versions) passes, with the same tests opa test runs."""
+    result = CliRunner().invoke(app, ["test", str(REGO_RULES_DIR.parent), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    ours = sorted((r["package"], r["name"]) for r in json.loads(result.stdout))
+    theirs = sorted((r["package"], r["name"]) for r in opa_test_results())
+    assert ours == theirs
+    assert all(not (r.get("fail") or r.get("error")) for r in json.loads(result.stdout))
 
 
 def test_the_shipped_rego_is_opa_fmt_clean() -> None:
