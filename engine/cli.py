@@ -488,8 +488,8 @@ def rules_command(
         str, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)
     ] = "table",
 ) -> None:
-    """List rules: package, id, title, severity, input types, resource type and
-    the relations they query.
+    """List rules (without -d or --bundle, the shipped rule pack): package, id,
+    title, severity, input types, resource type and the relations they query.
 
     Exit codes: 0 every rule could be read, 2 a file or rule could not be.
     """
@@ -498,10 +498,14 @@ def rules_command(
         raise typer.BadParameter(
             f"unknown format {output_format!r} (table, json)", param_hint="--format"
         )
-    if (bundle is None) == (not rules):
-        raise typer.BadParameter("give rules with -d or --bundle (one of them)", param_hint="-d")
+    if bundle is not None and rules:
+        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
     try:
-        listed = catalogue_of(read_bundle(bundle)) if bundle else rule_catalogue(rules or [])
+        listed = (
+            catalogue_of(read_bundle(bundle))
+            if bundle
+            else rule_catalogue(rules or shipped_rule_files())
+        )
     except (CompileError, OpaNotFound, BundleError) as exc:
         if _DEBUG:
             raise
@@ -845,7 +849,7 @@ def graph_command(
     if bundle is not None and rules:
         raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
     if with_results and bundle is None and not rules:
-        raise typer.BadParameter("needs rules: -d or --bundle", param_hint="--with-results")
+        rules = shipped_rule_files()
     load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     try:
         graph = build_graph(

@@ -295,7 +295,8 @@ def test_without_rules_the_shipped_relations_give_the_edges() -> None:
 
 def test_bad_options_and_inputs(rules: Path, inputs: Path, tmp_path: Path) -> None:
     assert CliRunner().invoke(app, ["graph", str(inputs), "--format", "svg"]).exit_code == 2
-    assert CliRunner().invoke(app, ["graph", str(inputs), "--with-results"]).exit_code == 2
+    both = ["graph", str(inputs), "-d", str(rules), "--bundle", str(tmp_path)]
+    assert CliRunner().invoke(app, both).exit_code == 2
     write(inputs / "broken.json", "{")
     result = invoke(inputs, "-d", rules)
     assert result.exit_code == 2 and "broken.json" in result.stderr
@@ -314,3 +315,20 @@ def test_a_bundle_gives_the_same_graph(rules: Path, inputs: Path, tmp_path: Path
     from_source = invoke(inputs, "-d", rules, "--with-results", "--format", "json")
     assert from_bundle.exit_code == 0
     assert from_bundle.stdout_bytes == from_source.stdout_bytes
+
+
+def test_the_readme_tour_graph_runs_the_shipped_pack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without -d, --with-results runs the shipped rule pack; the output is the
+    one the README's tour shows."""
+    monkeypatch.chdir(REPO_ROOT)
+    result = CliRunner().invoke(
+        app,
+        [
+            "graph", "examples/kubernetes", "--relation", "Ingress.backend",
+            "--relation", "Service.selector", "--format", "mermaid", "--with-results",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert "```\n" + result.stdout + "```\n" in readme
+    assert "failing: RE-K8S-007" in result.stdout

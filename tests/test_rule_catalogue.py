@@ -160,8 +160,7 @@ def test_a_rule_that_does_not_compile_is_listed_with_its_error(rules: Path) -> N
     assert len(by_package(result)) == 6
 
 
-def test_rules_needs_one_source(rules: Path, tmp_path: Path) -> None:
-    assert CliRunner().invoke(app, ["rules"]).exit_code == 2
+def test_rules_takes_one_source(rules: Path, tmp_path: Path) -> None:
     both = CliRunner().invoke(app, ["rules", "-d", str(rules), "--bundle", str(tmp_path)])
     assert both.exit_code == 2
 
@@ -178,3 +177,10 @@ def test_calls_skip_comments_and_strings_and_split_top_level_arguments() -> None
         Call("data.snyk.relates", ("r", "`n`")),
     ]
     assert data_references("import data.lib.x\ny := data.a.b[1]\n") == {"lib.x", "a.b"}
+
+
+def test_without_rules_the_shipped_pack_is_listed() -> None:
+    listed = by_package(invoke("--format", "json"))
+    assert len(listed) >= 30
+    exposed = listed["data.rules.k8s_exposed_privileged"]
+    assert exposed["uses_relations"] and "Service.selector" in exposed["relations"]
