@@ -210,30 +210,6 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
 
 
 _DISPATCH_HELPERS = """
-_ref_keys := ["_id", "id", "_type", "_namespace"]
-
-_slim_value(k, v) := object.filter(v, _ref_keys) if {
-\tk in {"resource", "primary_resource"}
-\tis_object(v)
-} else := [_slim_edge(e) | some e in v] if {
-\tk == "graph"
-\tis_array(v)
-} else := v
-
-_slim_edge(e) := {k: _edge_value(k, v) | some k, v in e} if is_object(e)
-else := e
-
-_edge_value(k, v) := object.filter(v, _ref_keys) if {
-\tk in {"source", "target"}
-\tis_object(v)
-} else := v
-
-_slim(info) := {k: _slim_value(k, v) | some k, v in info} if is_object(info)
-else := info
-
-_slim_all(x) := [_slim(d) | some d in x] if is_set(x)
-else := x
-
 # Phase 1 of the relation index: every relation info, read back by the host.
 relations["user"] := [info | some info in data.relations.relations]
 
@@ -264,12 +240,12 @@ def dispatch_module(rules: list[RuleSpec]) -> str:
             if len(parts) > 2:
                 lines.append(f'r{i}_static["parent_metadata"] := {data_ref(parts[:-1])}.metadata')
         judgement = rule.judgement
-        lines.append(f'r{i}_multi["{judgement}"] := _slim_all({ref}.{judgement})')
+        lines.append(f'r{i}_multi["{judgement}"] := {ref}.{judgement}')
         if "resources" in rule.names:
-            lines.append(f'r{i}_multi["resources"] := _slim_all({ref}.resources)')
+            lines.append(f'r{i}_multi["resources"] := {ref}.resources')
         if "resource_type" in rule.names:
             lines.append(
-                f"r{i}_single := [[j, _slim_all(d)] |\n"
+                f"r{i}_single := [[j, d] |\n"
                 f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '
                 f'"scope": {{}}}})\n'
                 f"\td := {ref}.{judgement} with input as r\n]"

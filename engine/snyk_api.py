@@ -25,6 +25,7 @@ from typing import Any
 
 from engine import values
 from engine.collector import collector_paused
+from engine.judgement_reader import REF_KEYS
 from engine.relation_index import RelationIndex, build_index
 from engine.relations import (
     DeclaredRelations,
@@ -35,6 +36,7 @@ from engine.relations import (
 )
 from engine.state import State
 from engine.wasm_host import CustomHandler, EvalError, PolicyInstance
+from engine.wasm_memory import ValueReader
 
 ENGINE_DATA_KEY = "__rego_engine_input"
 
@@ -147,6 +149,8 @@ class SnykApi:
         self._resource_types = 0
         self.requested: set[str] = set()
         """Resource types the current rule asked for; cleared by :meth:`begin_rule`."""
+        self._objects: dict[str, list[dict[str, Any]]] = {}
+        self._references: dict[int, dict[str, Any]] | None = None
         self.input_document = True
         """Whether ``input`` is the State document; when no rule can read it, it is
         ``{}`` and the State is resident only as resource objects."""
@@ -170,7 +174,9 @@ class SnykApi:
         if state is not self.state:
             self.relations = None
         self.state = state
+        self._references = None
         if state is None:
+            self._objects = {}
             addrs = instance.set_input(None, resident=[b"[]", b'""', b"set()"])
             self._by_type = {}
             self._empty, self._input_type, self._resource_types = addrs
@@ -181,6 +187,7 @@ class SnykApi:
             if self.relations is not None
             else {t: state.resource_objects(t) for t in types}
         )
+        self._objects = objects
         # A loaded State holds no infinite or NaN number (engine.inputs refuses them).
         docs = [values.dumps(objects[t], finite=True) for t in types]
         docs += [
@@ -249,6 +256,17 @@ class SnykApi:
         grafts.update({(key,): addr for key, addr in static.items() if key != ENGINE_DATA_KEY})
         instance.set_data(data, grafts)
         self.data_addr = data
+
+    def resident_references(self, reader: ValueReader) -> dict[int, dict[str, Any]]:
+        """Address of every resident resource object → its reference fields
+        (``_id``, ``id``, ``_type``, ``_namespace``), made once per input."""
+        if self._references is None:
+            self._references = {
+                addr: {key: obj[key] for key in REF_KEYS}
+                for rtype, array in self._by_type.items()
+                for addr, obj in zip(reader.array(array), self._objects[rtype], strict=True)
+            }
+        return self._references
 
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""

@@ -1,0 +1,102 @@
+"""Reading rule judgements straight from Wasm memory, resources as references.
+
+A judgement's infos name whole resource objects (``resource``,
+``primary_resource``, a ``graph`` edge's ``source`` and ``target``); results
+need only their references (``_id``, ``id``, ``_type``, ``_namespace``). The
+reader walks the judgement in memory (:mod:`engine.wasm_memory`) and reads
+only those four fields of such objects. A resource object the host loaded is
+recognised by its address and never read at all. The values are those
+``object.filter(resource, ["_id", "id", "_type", "_namespace"])`` would give,
+applied to each member of a set of infos (any other judgement is read whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import values
+from engine.wasm_memory import ARRAY, OBJECT, SET, STRING, ValueReader
+
+REF_KEYS = ("_id", "id", "_type", "_namespace")
+"""The fields of a resource object that results keep."""
+
+_RESOURCE_KEYS = frozenset({"resource", "primary_resource"})
+_EDGE_KEYS = frozenset({"source", "target"})
+
+
+class JudgementReader:
+    """Reads judgements from one evaluation's result; valid until the next call
+    into Wasm that may allocate.
+
+    ``resident`` maps the address of each resource object the host loaded to
+    its reference fields.
+    """
+
+    def __init__(self, reader: ValueReader, resident: Mapping[int, dict[str, Any]]) -> None:
+        self.reader = reader
+        self.resident = resident
+
+    def results(self, result_set: int) -> list[Any]:
+        """The ``result`` value of every entry of an evaluation's result set, read whole."""
+        reader = self.reader
+        found = []
+        for entry in reader.set_members(result_set):
+            addr = reader.fields(entry).get("result")
+            if addr is not None:
+                found.append(addr)
+        return found
+
+    def judgements(self, addr: int) -> dict[str, Any]:
+        """An object of judgements (``{"deny": ..., "resources": ...}``), each slimmed."""
+        return {key: self.judgement(value) for key, value in self.reader.fields(addr).items()}
+
+    def judgement(self, addr: int) -> Any:
+        """A judgement: a set of infos becomes the list of its slimmed members
+        (in the set's order); anything else is read whole."""
+        if self.reader.kind(addr) != SET:
+            return self.reader.read(addr)
+        return [self.info(member) for member in self.reader.set_members(addr)]
+
+    def info(self, addr: int) -> Any:
+        """One info, with its resource objects cut down to references."""
+        reader = self.reader
+        if reader.kind(addr) != OBJECT:
+            return reader.read(addr)
+        out: dict[Any, Any] = {}
+        for key_addr, value_addr in reader.object(addr):
+            key = values.hashable_key(reader.read(key_addr))
+            if key in _RESOURCE_KEYS and reader.kind(value_addr) == OBJECT:
+                out[key] = self.reference(value_addr)
+            elif key == "graph" and reader.kind(value_addr) == ARRAY:
+                out[key] = [self._edge(e) for e in reader.array(value_addr)]
+            else:
+                out[key] = reader.read(value_addr)
+        return out
+
+    def _edge(self, addr: int) -> Any:
+        reader = self.reader
+        if reader.kind(addr) != OBJECT:
+            return reader.read(addr)
+        out: dict[Any, Any] = {}
+        for key_addr, value_addr in reader.object(addr):
+            key = values.hashable_key(reader.read(key_addr))
+            if key in _EDGE_KEYS and reader.kind(value_addr) == OBJECT:
+                out[key] = self.reference(value_addr)
+            else:
+                out[key] = reader.read(value_addr)
+        return out
+
+    def reference(self, addr: int) -> dict[str, Any]:
+        """The reference fields of the object at ``addr`` (those it has)."""
+        known = self.resident.get(addr)
+        if known is not None:
+            return known
+        reader = self.reader
+        out = {}
+        for key_addr, value_addr in reader.object(addr):
+            if reader.kind(key_addr) == STRING:
+                key = reader.string(key_addr)
+                if key in REF_KEYS:
+                    out[key] = reader.read(value_addr)
+        return out
