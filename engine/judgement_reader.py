@@ -36,6 +36,14 @@ class JudgementReader:
     def __init__(self, reader: ValueReader, resident: Mapping[int, dict[str, Any]]) -> None:
         self.reader = reader
         self.resident = resident
+        self._keys: dict[int, Any] = {}
+        """Object keys by address: a rule's constant keys are one value in memory."""
+
+    def _key(self, addr: int) -> Any:
+        key = self._keys.get(addr)
+        if key is None:
+            key = self._keys[addr] = values.hashable_key(self.reader.read(addr))
+        return key
 
     def results(self, result_set: int) -> list[Any]:
         """The ``result`` value of every entry of an evaluation's result set, read whole."""
@@ -65,7 +73,7 @@ class JudgementReader:
             return reader.read(addr)
         out: dict[Any, Any] = {}
         for key_addr, value_addr in reader.object(addr):
-            key = values.hashable_key(reader.read(key_addr))
+            key = self._key(key_addr)
             if key in _RESOURCE_KEYS and reader.kind(value_addr) == OBJECT:
                 out[key] = self.reference(value_addr)
             elif key == "graph" and reader.kind(value_addr) == ARRAY:
@@ -80,7 +88,7 @@ class JudgementReader:
             return reader.read(addr)
         out: dict[Any, Any] = {}
         for key_addr, value_addr in reader.object(addr):
-            key = values.hashable_key(reader.read(key_addr))
+            key = self._key(key_addr)
             if key in _EDGE_KEYS and reader.kind(value_addr) == OBJECT:
                 out[key] = self.reference(value_addr)
             else:

@@ -89,6 +89,7 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
     """
     keys = type_keys(table.state)
     places = [(keys[rtype], pos) for rtype, pos in table.places]
+    identities = table.identities
     unique = len(table.by_identity) == len(places)
     plain: dict[str, Any] = {}
     annotated: dict[str, Any] = {}
@@ -97,31 +98,33 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
         annotated_tree: dict[str, Any] = {}
         for name, by_resource in by_name.items():
             # Resources sharing an identity (namespace, type, _id) share an entry.
-            identity = table.identity
             grouped: Iterable[tuple[tuple[str, str, str], list[tuple[int, Any]]]]
             if unique:
-                grouped = ((identity(r), related) for r, related in by_resource.items())
+                grouped = ((identities[r], related) for r, related in by_resource.items())
             else:
                 merged: dict[tuple[str, str, str], list[tuple[int, Any]]] = defaultdict(list)
                 for resource, related in by_resource.items():
-                    merged[identity(resource)] += related
+                    merged[identities[resource]] += related
                 grouped = merged.items()
-            plain_entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
-            annotated_entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            plain_entries: dict[str, dict[str, dict[str, Any]]] = {}
+            annotated_entries: dict[str, dict[str, dict[str, Any]]] = {}
+            group: tuple[str, str] | None = None
+            by_id: dict[str, Any] = {}
             for (namespace, rtype, rid), related in grouped:
+                if group != (namespace, rtype):  # resources come grouped by type
+                    group = (namespace, rtype)
+                    by_id = plain_entries.setdefault(namespace, {}).setdefault(rtype, {})
                 if len(related) == 1:
                     other, annotation = related[0]
-                    plain_entries[namespace][rtype][rid] = [places[other]]
+                    by_id[rid] = [places[other]]
                     if annotation is not None:
-                        annotated_entries[namespace][rtype][rid] = [
-                            (*places[other], annotation)
-                        ]
+                        annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[
+                            rid
+                        ] = [(*places[other], annotation)]
                     continue
-                plain_entries[namespace][rtype][rid] = list(
-                    dict.fromkeys(places[o] for o, _ in related)
-                )
+                by_id[rid] = list(dict.fromkeys(places[o] for o, _ in related))
                 if any(a is not None for _, a in related):
-                    annotated_entries[namespace][rtype][rid] = [
+                    annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[rid] = [
                         (*places[o], a) for o, a in related
                     ]
             plain_tree[name] = plain_entries
