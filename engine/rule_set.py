@@ -33,7 +33,7 @@ from pathlib import Path
 
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR
-from engine.rego_outline import mentions_input, outline, string_literals
+from engine.rego_outline import mentions_input, outline, relation_name_candidates
 from engine.rego_version import detect_rego_version
 from engine.relations import (
     RELATIONS_PACKAGE,
@@ -156,12 +156,13 @@ def relation_files(files: list[RegoFile]) -> RelationFiles:
 
 
 def shipped_relations_named(files: list[RegoFile], shipped: set[str]) -> frozenset[str]:
-    """Names of shipped relations that appear as string literals in user files."""
+    """Names of shipped relations that appear as string literals in user files
+    (other than as the resource type ``snyk.resources`` is called with)."""
     names = set().union(*relation_files(files).shipped.values())
     literals: set[str] = set()
     for file in files:
         if file.display not in shipped:
-            literals |= string_literals(file.text)
+            literals |= relation_name_candidates(file.text)
     return frozenset(names & literals)
 
 
