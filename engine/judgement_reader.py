@@ -12,7 +12,7 @@ applied to each member of a set of infos (any other judgement is read whole).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 from engine import values
@@ -29,11 +29,13 @@ class JudgementReader:
     """Reads judgements from one evaluation's result; valid until the next call
     into Wasm that may allocate.
 
-    ``resident`` maps the address of each resource object the host loaded to
-    its reference fields.
+    ``resident`` gives the reference fields of the resource object the host
+    loaded at an address (None for any other address).
     """
 
-    def __init__(self, reader: ValueReader, resident: Mapping[int, dict[str, Any]]) -> None:
+    def __init__(
+        self, reader: ValueReader, resident: Callable[[int], dict[str, Any] | None]
+    ) -> None:
         self.reader = reader
         self.resident = resident
         self._keys: dict[int, Any] = {}
@@ -97,7 +99,7 @@ class JudgementReader:
 
     def reference(self, addr: int) -> dict[str, Any]:
         """The reference fields of the object at ``addr`` (those it has)."""
-        known = self.resident.get(addr)
+        known = self.resident(addr)
         if known is not None:
             return known
         reader = self.reader

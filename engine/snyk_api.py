@@ -153,7 +153,9 @@ class SnykApi:
         self.requested: set[str] = set()
         """Resource types the current rule asked for; cleared by :meth:`begin_rule`."""
         self._objects: dict[str, list[dict[str, Any]]] = {}
-        self._references: dict[int, dict[str, Any]] | None = None
+        self._resident: dict[int, dict[str, Any]] | None = None
+        """Address of every resident resource object → the object (made when first needed)."""
+        self._references: dict[int, dict[str, Any]] = {}
         self.input_document = True
         """Whether ``input`` is the State document; when no rule can read it, it is
         ``{}`` and the State is resident only as resource objects."""
@@ -177,7 +179,7 @@ class SnykApi:
         if state is not self.state:
             self.relations = None
         self.state = state
-        self._references = None
+        self._resident = None
         if state is None:
             self._objects = {}
             addrs = instance.set_input(None, resident=[b"[]", b'""', b"set()"])
@@ -260,16 +262,23 @@ class SnykApi:
         instance.set_data(data, grafts)
         self.data_addr = data
 
-    def resident_references(self, reader: ValueReader) -> dict[int, dict[str, Any]]:
-        """Address of every resident resource object → its reference fields
-        (``_id``, ``id``, ``_type``, ``_namespace``), made once per input."""
-        if self._references is None:
-            self._references = {
-                addr: {key: obj[key] for key in REF_KEYS}
+    def resident_reference(self, reader: ValueReader, addr: int) -> dict[str, Any] | None:
+        """The reference fields (``_id``, ``id``, ``_type``, ``_namespace``) of
+        the resident resource object at ``addr``; None when ``addr`` holds none."""
+        if self._resident is None:  # once per input
+            self._resident = {
+                addr: obj
                 for rtype, array in self._by_type.items()
                 for addr, obj in zip(reader.array(array), self._objects[rtype], strict=True)
             }
-        return self._references
+            self._references = {}
+        found = self._references.get(addr)
+        if found is None:
+            obj = self._resident.get(addr)
+            if obj is None:
+                return None
+            found = self._references[addr] = {key: obj[key] for key in REF_KEYS}
+        return found
 
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""
