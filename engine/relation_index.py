@@ -65,11 +65,7 @@ def _frozen(annotation: Any) -> Any:
 
 def join(relation: Relation) -> list[Edge]:
     """The edges of ``relation``: a hash join of its keys plus its explicit pairs."""
-    by_key: dict[Any, list[KeyItem]] = defaultdict(list)
-    for item in relation.left:
-        key = item.key
-        if key is not None and key != "":
-            by_key[key if type(key) is str else values.freeze(key)].append(item)
+    freeze = values.freeze
     # (left, right) → its first annotation; pairs found again also get
     # {frozen annotation: annotation} in ``repeated`` (annotations are only
     # frozen, which is costly, when a pair repeats).
@@ -86,22 +82,47 @@ def join(relation: Relation) -> list[Edge]:
             distinct = repeated[pair] = {_frozen(first): first}
         distinct.setdefault(_frozen(annotation), annotation)
 
-    for right, key, right_annotation, right_annotated in relation.right:
-        if key is None or key == "":
-            continue
-        for left, _, left_annotation, left_annotated in by_key.get(
-            key if type(key) is str else values.freeze(key), ()
-        ):
-            annotation = (
-                right_annotation
-                if right_annotated
-                else left_annotation if left_annotated else None
-            )
-            pair = (left, right)
-            if pair not in found:
-                found[pair] = annotation
-            else:
-                add(pair, annotation)
+    if not any(i.annotated for i in relation.left) and not any(
+        i.annotated for i in relation.right
+    ):
+        # No annotations (the usual case): every edge's is null, so the
+        # pairs alone decide the edges.
+        lefts_by_key: dict[Any, list[int]] = defaultdict(list)
+        for item in relation.left:
+            key = item.key
+            if key is not None and key != "":
+                lefts_by_key[key if type(key) is str else freeze(key)].append(item.resource)
+        for item in relation.right:
+            key = item.key
+            if key is None or key == "":
+                continue
+            lefts = lefts_by_key.get(key if type(key) is str else freeze(key))
+            if lefts:
+                right = item.resource
+                for left in lefts:
+                    found[left, right] = None
+    else:
+        by_key: dict[Any, list[KeyItem]] = defaultdict(list)
+        for item in relation.left:
+            key = item.key
+            if key is not None and key != "":
+                by_key[key if type(key) is str else freeze(key)].append(item)
+        for right, key, right_annotation, right_annotated in relation.right:
+            if key is None or key == "":
+                continue
+            for left, _, left_annotation, left_annotated in by_key.get(
+                key if type(key) is str else freeze(key), ()
+            ):
+                annotation = (
+                    right_annotation
+                    if right_annotated
+                    else left_annotation if left_annotated else None
+                )
+                pair = (left, right)
+                if pair not in found:
+                    found[pair] = annotation
+                else:
+                    add(pair, annotation)
     for explicit in relation.explicit:
         add((explicit.left, explicit.right), explicit.annotation)
     edges: list[Edge] = []
