@@ -127,6 +127,8 @@ class ResourceIndex:
         found = self._by_key.get(key)
         if found is None:
             return None
+        if self.source_map is None:
+            return found.meta.get("location") if path is None else None
         cache_key = (key, path)
         if cache_key in self._locations:
             return self._locations[cache_key]
@@ -339,7 +341,7 @@ class _ResultSet:
                 if builder.remediations
                 else metadata.remediation_for(input_type)
             )
-        contexts = values.sort_values(builder.contexts)
+        contexts = values.sort_values(builder.contexts) if builder.contexts else []
         return Result(
             passed=builder.passed,
             message="\n\n".join(sorted(builder.messages)),
