@@ -10,7 +10,6 @@ input; the instance is then rebuilt so the next rule starts clean.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -175,9 +174,7 @@ class RuleEvaluator:
         instance = self._instance
         result_set = instance.eval_addr(self.rule_set.entrypoint(index, kind))
         reader = instance.reader()
-        judgements = JudgementReader(
-            reader, functools.partial(self.api.resident_reference, reader)
-        )
+        judgements = JudgementReader(reader, self.api.resident_objects(reader))
         found = judgements.results(result_set)
         return judgements, found[0] if found else None
 

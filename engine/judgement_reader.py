@@ -12,7 +12,7 @@ applied to each member of a set of infos (any other judgement is read whole).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from engine import values
@@ -29,15 +29,14 @@ class JudgementReader:
     """Reads judgements from one evaluation's result; valid until the next call
     into Wasm that may allocate.
 
-    ``resident`` gives the reference fields of the resource object the host
-    loaded at an address (None for any other address).
+    ``resident`` maps the address of every resource object the host loaded
+    to the object itself (as the host holds it).
     """
 
-    def __init__(
-        self, reader: ValueReader, resident: Callable[[int], dict[str, Any] | None]
-    ) -> None:
+    def __init__(self, reader: ValueReader, resident: Mapping[int, dict[str, Any]]) -> None:
         self.reader = reader
         self.resident = resident
+        self._references: dict[int, dict[str, Any]] = {}
         self._keys: dict[int, Any] = {}
         """Object keys by address: a rule's constant keys are one value in memory."""
 
@@ -99,8 +98,12 @@ class JudgementReader:
 
     def reference(self, addr: int) -> dict[str, Any]:
         """The reference fields of the object at ``addr`` (those it has)."""
-        known = self.resident(addr)
+        known = self._references.get(addr)
         if known is not None:
+            return known
+        obj = self.resident.get(addr)
+        if obj is not None:
+            known = self._references[addr] = {key: obj[key] for key in REF_KEYS}
             return known
         reader = self.reader
         out = {}

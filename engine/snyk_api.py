@@ -25,7 +25,6 @@ from typing import Any
 
 from engine import values
 from engine.collector import collector_paused
-from engine.judgement_reader import REF_KEYS
 from engine.relation_index import RelationIndex, build_index
 from engine.relations import (
     DeclaredRelations,
@@ -155,7 +154,6 @@ class SnykApi:
         self._objects: dict[str, list[dict[str, Any]]] = {}
         self._resident: dict[int, dict[str, Any]] | None = None
         """Address of every resident resource object → the object (made when first needed)."""
-        self._references: dict[int, dict[str, Any]] = {}
         self.input_document = True
         """Whether ``input`` is the State document; when no rule can read it, it is
         ``{}`` and the State is resident only as resource objects."""
@@ -262,23 +260,15 @@ class SnykApi:
         instance.set_data(data, grafts)
         self.data_addr = data
 
-    def resident_reference(self, reader: ValueReader, addr: int) -> dict[str, Any] | None:
-        """The reference fields (``_id``, ``id``, ``_type``, ``_namespace``) of
-        the resident resource object at ``addr``; None when ``addr`` holds none."""
-        if self._resident is None:  # once per input
+    def resident_objects(self, reader: ValueReader) -> dict[int, dict[str, Any]]:
+        """Address of every resident resource object → the object (made once per input)."""
+        if self._resident is None:
             self._resident = {
                 addr: obj
                 for rtype, array in self._by_type.items()
                 for addr, obj in zip(reader.array(array), self._objects[rtype], strict=True)
             }
-            self._references = {}
-        found = self._references.get(addr)
-        if found is None:
-            obj = self._resident.get(addr)
-            if obj is None:
-                return None
-            found = self._references[addr] = {key: obj[key] for key in REF_KEYS}
-        return found
+        return self._resident
 
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""
