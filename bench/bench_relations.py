@@ -14,9 +14,9 @@ For each size it prints, measured in the same run:
 - every time twice: wall clock, and CPU time (the scan's process time;
   ``opa eval``'s user + system time, its threads included). On a shared
   machine the wall clock of either side depends on what else runs; CPU time
-  is the steadier comparison (it does not favour the engine: ``opa eval``'s
-  garbage collector runs on other cores, which its wall clock hides and its
-  CPU time counts, so the CPU ratio against it is if anything the lower);
+  is the steadier comparison. It is not the same comparison: ``opa eval``'s
+  garbage collector runs in other threads, which its CPU time counts and, on
+  an idle machine, its wall clock partly hides; the engine runs in one thread;
 - the two ways of answering ``snyk.relates`` from inside a rule: a Rego lookup
   into the injected index (what the engine ships) and a host call returning a
   pointer to the index entry already in Wasm memory.
