@@ -69,29 +69,22 @@ class JudgementReader:
 
     def info(self, addr: int) -> Any:
         """One info, with its resource objects cut down to references."""
-        reader = self.reader
-        if reader.kind(addr) != OBJECT:
-            return reader.read(addr)
-        out: dict[Any, Any] = {}
-        for key_addr, value_addr in reader.object(addr):
-            key = self._key(key_addr)
-            if key in _RESOURCE_KEYS and reader.kind(value_addr) == OBJECT:
-                out[key] = self.reference(value_addr)
-            elif key == "graph" and reader.kind(value_addr) == ARRAY:
-                out[key] = [self._edge(e) for e in reader.array(value_addr)]
-            else:
-                out[key] = reader.read(value_addr)
-        return out
+        return self._cut(addr, _RESOURCE_KEYS, "graph")
 
-    def _edge(self, addr: int) -> Any:
+    def _cut(self, addr: int, resource_keys: frozenset[str], edges_key: str | None) -> Any:
+        """The object at ``addr`` with the objects under ``resource_keys`` cut
+        down to references, and so the ``source``/``target`` of each edge in
+        the array under ``edges_key``; anything else is read whole."""
         reader = self.reader
         if reader.kind(addr) != OBJECT:
             return reader.read(addr)
         out: dict[Any, Any] = {}
         for key_addr, value_addr in reader.object(addr):
             key = self._key(key_addr)
-            if key in _EDGE_KEYS and reader.kind(value_addr) == OBJECT:
+            if key in resource_keys and reader.kind(value_addr) == OBJECT:
                 out[key] = self.reference(value_addr)
+            elif key == edges_key and reader.kind(value_addr) == ARRAY:
+                out[key] = [self._cut(e, _EDGE_KEYS, None) for e in reader.array(value_addr)]
             else:
                 out[key] = reader.read(value_addr)
         return out
