@@ -489,8 +489,7 @@ class PolicyInstance:
         raise BuiltinUnavailable(f"builtin {name} {why}{where}")
 
     def _call_value_builtin(self, impl: Callable[..., Any], *args: int) -> int:
-        reader = self.reader()
-        py_args = [reader.read(a) for a in args]
+        py_args = [self.to_python(a) for a in args]
         try:
             result = impl(*py_args)
         except BuiltinError:
