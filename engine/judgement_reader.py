@@ -12,7 +12,7 @@ applied to each member of a set of infos (any other judgement is read whole).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import values
@@ -33,9 +33,20 @@ class JudgementReader:
     to the object itself (as the host holds it).
     """
 
-    def __init__(self, reader: ValueReader, resident: Mapping[int, dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        reader: ValueReader,
+        resident: Mapping[int, dict[str, Any]],
+        budget: int | None = None,
+        over_budget: Callable[[], Exception] | None = None,
+    ) -> None:
+        """``budget`` bounds the text size of what is read (as ``opa_value_dump``
+        would write it, infos counted one by one); ``over_budget`` makes the
+        error raised past it."""
         self.reader = reader
         self.resident = resident
+        self._budget = budget
+        self._over_budget = over_budget
         self._references: dict[int, dict[str, Any]] = {}
         self._keys: dict[int, Any] = {}
         """Object keys by address: a rule's constant keys are one value in memory."""
@@ -64,8 +75,15 @@ class JudgementReader:
         """A judgement: a set of infos becomes the list of its slimmed members
         (in the set's order); anything else is read whole."""
         if self.reader.kind(addr) != SET:
-            return self.reader.read(addr)
-        return [self.info(member) for member in self.reader.set_members(addr)]
+            return self._spend(self.reader.read(addr))
+        return [self._spend(self.info(member)) for member in self.reader.set_members(addr)]
+
+    def _spend(self, value: Any) -> Any:
+        if self._budget is not None:
+            self._budget -= len(values.dumps(value, finite=True)) + 1
+            if self._budget < 0:
+                raise (self._over_budget or OverflowError)()
+        return value
 
     def info(self, addr: int) -> Any:
         """One info, with its resource objects cut down to references."""

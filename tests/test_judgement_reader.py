@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from oracle import needs_opa
 
 from engine import values
@@ -75,3 +76,22 @@ def test_a_set_of_infos_is_read_with_resources_as_references() -> None:
 
 def test_a_judgement_that_is_not_a_set_is_read_whole() -> None:
     assert _read()["allow"] == {"resource": RESOURCE}
+
+
+def test_reading_stops_past_the_budget() -> None:
+    sources = PolicySources([RegoFile(Path("t.rego"), "t.rego", MODULE, 1)], {}, [])
+    instance = PolicyInstance(compile_policy(sources, ["t/judgement"]))
+    instance.set_input(values.dumps({"r": RESOURCE}))
+    result = instance.eval_addr("t/judgement")
+
+    class OverBudget(Exception):
+        pass
+
+    def read(budget: int) -> Any:
+        reader = JudgementReader(instance.reader(), {}, budget, OverBudget)
+        (found,) = reader.results(result)
+        return reader.judgements(found)
+
+    assert read(10_000)["allow"] == {"resource": RESOURCE}
+    with pytest.raises(OverBudget):
+        read(40)
