@@ -15,12 +15,13 @@ from typing import Any
 
 from engine import values
 from engine.internal_errors import internal_error
+from engine.judgement_reader import JudgementReader
 from engine.relations import RelationProblem
 from engine.rule_metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
 from engine.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
 from engine.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
 from engine.state import State
-from engine.wasm_host import EvalError, Limits, PolicyInstance
+from engine.wasm_host import EvalError, Limits, OutputLimitExceeded, PolicyInstance
 
 
 @dataclass(frozen=True)
@@ -188,13 +189,34 @@ class RuleEvaluator:
         run.resource_types = sorted(self.api.requested)
         return run
 
+    def _judgements(self, index: int, kind: str) -> tuple[JudgementReader, int | None]:
+        """Evaluate a judgement entrypoint: a reader of its result, and the
+        result's address (None when undefined)."""
+        instance = self._instance
+        result_set = instance.eval_addr(self.rule_set.entrypoint(index, kind))
+        reader = instance.reader()
+        limits = instance.limits
+        judgements = JudgementReader(
+            reader,
+            self.api.resident_objects(reader),
+            budget=limits.max_output_bytes,
+            over_budget=lambda: OutputLimitExceeded(
+                f"the result is over the output limit of {limits.max_output_mb:g} MiB"
+                " (a rule producing too many results?); raise --max-output"
+            ),
+        )
+        found = judgements.results(result_set)
+        return judgements, found[0] if found else None
+
     def _run_multi(self, index: int, run: RuleRun) -> None:
-        found = self._instance.evaluate(self.rule_set.entrypoint(index, "multi"))
-        values = found[0] if found else {}
+        judgements, found = self._judgements(index, "multi")
+        values = judgements.judgements(found) if found is not None else {}
         run.judgement = values.get(run.rule.judgement)
         run.resources = values.get("resources")
 
     def _run_single(self, index: int, run: RuleRun) -> None:
-        found = self._instance.evaluate(self.rule_set.entrypoint(index, "single"))
-        for position, value in found[0] if found else []:
-            run.per_resource[position] = value
+        judgements, found = self._judgements(index, "single")
+        reader = judgements.reader
+        for pair in reader.array(found) if found is not None else []:
+            position, value = reader.array(pair)
+            run.per_resource[reader.read(position)] = judgements.judgement(value)

@@ -63,6 +63,29 @@ def string_literals(text: str) -> set[str]:
     return found
 
 
+_TYPE_ARGUMENT = ("snyk", ".", "resources", "(")
+
+
+def relation_name_candidates(text: str) -> set[str]:
+    """The string literals of the module that could reach a relation query:
+    every literal except one written as the whole argument of
+    ``snyk.resources("type")``, which the call consumes as a resource type."""
+    tokens = [
+        m
+        for m in _TOKEN.finditer(text)
+        if m.lastgroup not in ("space", "newline", "comment")
+    ]
+    found = set()
+    for i, match in enumerate(tokens):
+        if match.lastgroup not in ("string", "raw"):
+            continue
+        before = tuple(t.group() for t in tokens[max(0, i - 4) : i])
+        if before == _TYPE_ARGUMENT and i + 1 < len(tokens) and tokens[i + 1].group() == ")":
+            continue
+        found |= string_literals(match.group())
+    return found
+
+
 def mentions_input(text: str) -> bool:
     """Whether the module names ``input`` anywhere outside comments and strings."""
     return any(

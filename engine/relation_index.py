@@ -75,11 +75,7 @@ def join(relation: Relation, max_edges: int | None = None) -> list[Edge]:
     are found, so the join's time and memory stay bounded.
     """
     limit = max_edges if max_edges is not None else -1
-    by_key: dict[Any, list[KeyItem]] = defaultdict(list)
-    for item in relation.left:
-        key = item.key
-        if key is not None and key != "":
-            by_key[key if type(key) is str else values.freeze(key)].append(item)
+    freeze = values.freeze
     # (left, right) → its first annotation; pairs found again also get
     # {frozen annotation: annotation} in ``repeated`` (annotations are only
     # frozen, which is costly, when a pair repeats).
@@ -96,24 +92,51 @@ def join(relation: Relation, max_edges: int | None = None) -> list[Edge]:
             distinct = repeated[pair] = {_frozen(first): first}
         distinct.setdefault(_frozen(annotation), annotation)
 
-    for right, key, right_annotation, right_annotated in relation.right:
-        if key is None or key == "":
-            continue
-        for left, _, left_annotation, left_annotated in by_key.get(
-            key if type(key) is str else values.freeze(key), ()
-        ):
-            annotation = (
-                right_annotation
-                if right_annotated
-                else left_annotation if left_annotated else None
-            )
-            pair = (left, right)
-            if pair not in found:
-                found[pair] = annotation
-            else:
-                add(pair, annotation)
-        if len(found) > limit >= 0:
-            raise RelationTooLarge(f"more than {limit:,} edges")
+    if not any(i.annotated for i in relation.left) and not any(
+        i.annotated for i in relation.right
+    ):
+        # No annotations (the usual case): every edge's is null, so the
+        # pairs alone decide the edges.
+        lefts_by_key: dict[Any, list[int]] = defaultdict(list)
+        for item in relation.left:
+            key = item.key
+            if key is not None and key != "":
+                lefts_by_key[key if type(key) is str else freeze(key)].append(item.resource)
+        for item in relation.right:
+            key = item.key
+            if key is None or key == "":
+                continue
+            lefts = lefts_by_key.get(key if type(key) is str else freeze(key))
+            if lefts:
+                right = item.resource
+                for left in lefts:
+                    found[left, right] = None
+                if len(found) > limit >= 0:
+                    raise RelationTooLarge(f"more than {limit:,} edges")
+    else:
+        by_key: dict[Any, list[KeyItem]] = defaultdict(list)
+        for item in relation.left:
+            key = item.key
+            if key is not None and key != "":
+                by_key[key if type(key) is str else freeze(key)].append(item)
+        for right, key, right_annotation, right_annotated in relation.right:
+            if key is None or key == "":
+                continue
+            for left, _, left_annotation, left_annotated in by_key.get(
+                key if type(key) is str else freeze(key), ()
+            ):
+                annotation = (
+                    right_annotation
+                    if right_annotated
+                    else left_annotation if left_annotated else None
+                )
+                pair = (left, right)
+                if pair not in found:
+                    found[pair] = annotation
+                else:
+                    add(pair, annotation)
+            if len(found) > limit >= 0:
+                raise RelationTooLarge(f"more than {limit:,} edges")
     for explicit in relation.explicit:
         add((explicit.left, explicit.right), explicit.annotation)
     if len(found) > limit >= 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +98,8 @@ class ResourceTable:
     """type → resource objects in key order (as resident in Wasm)."""
     places: list[tuple[str, int]] = field(init=False)
     """number → (type, position in the type's array)."""
+    identities: list[tuple[str, str, str]] = field(init=False)
+    """number → (namespace, type, ``_id``)."""
     number_at: dict[tuple[str, int], int] = field(init=False)
     by_identity: dict[tuple[str, str, str], int] = field(init=False)
     by_address: dict[int, int] = field(default_factory=dict)
@@ -109,10 +111,11 @@ class ResourceTable:
             for pos, r in enumerate(self.state.resources[rtype])
         )
         self.places = [(rtype, pos) for rtype, _, _, _, pos in order]
+        self.identities = [(namespace, rtype, rid) for rtype, rid, namespace, _, _ in order]
         self.number_at = {place: n for n, place in enumerate(self.places)}
         self.by_identity = {}
-        for n, (rtype, rid, namespace, _, _) in enumerate(order):
-            self.by_identity.setdefault((namespace, rtype, rid), n)
+        for n, identity in enumerate(self.identities):
+            self.by_identity.setdefault(identity, n)
 
     def learn_addresses(self, reader: ValueReader, arrays: dict[str, int]) -> None:
         """Record where each resource object lives in Wasm memory."""
@@ -124,9 +127,7 @@ class ResourceTable:
 
     def identity(self, number: int) -> tuple[str, str, str]:
         """(namespace, type, ``_id``) of resource ``number``."""
-        rtype, pos = self.places[number]
-        resource = self.state.resources[rtype][pos]
-        return (resource.namespace, rtype, resource.id)
+        return self.identities[number]
 
 
 class _Malformed(Exception):
@@ -187,18 +188,21 @@ class _Decoder:
         return out
 
     def key_items(self, addr: int, where: str) -> list[KeyItem]:
-        shape = "[resource, key] or [resource, key, annotation]"
-        items = []
+        items = self.reader.pairs_and_triples(addr)
+        if items is None:  # malformed: tuple_items names the bad items
+            shape = "[resource, key] or [resource, key, annotation]"
+            items = [tuple(p) for p in self.tuple_items(addr, where, shape)]
         by_address, read = self.table.by_address, self.reader.read
-        for i, parts in enumerate(self.tuple_items(addr, where, shape)):
+        out = []
+        for i, parts in enumerate(items):
             number = by_address.get(parts[0])
             if number is None:
                 number = self.resource(parts[0], f"{where}[{i}][0]")
             if len(parts) == 3:
-                items.append(KeyItem(number, read(parts[1]), read(parts[2]), True))
+                out.append(KeyItem(number, read(parts[1]), read(parts[2]), True))
             else:
-                items.append(KeyItem(number, read(parts[1])))
-        return items
+                out.append(KeyItem(number, read(parts[1])))
+        return out
 
     def explicit_pairs(self, addr: int) -> list[ExplicitPair]:
         shape = "[left, right] or [left, right, annotation]"
@@ -230,8 +234,17 @@ class _Decoder:
                     raise _Malformed(f"{where}.{rtype}: {exc}") from None
             if not resolve:
                 continue
-            for pos, obj in enumerate(self.table.objects.get(rtype, ())):
-                number = self.table.number_at[rtype, pos]
+            number_at = self.table.number_at
+            objects = self.table.objects.get(rtype, ())
+            if len(parsed) == 1 and len(parsed[0].steps) == 1:
+                # One plain name (the usual case): a key lookup per object.
+                (name,) = parsed[0].steps
+                for pos, obj in enumerate(objects):
+                    if name in obj:
+                        items.append(KeyItem(number_at[rtype, pos], obj[name]))
+                continue
+            for pos, obj in enumerate(objects):
+                number = number_at[rtype, pos]
                 items.extend(
                     KeyItem(number, v) for path in parsed for v in values_at(obj, path)
                 )
@@ -305,18 +318,22 @@ def read_declarations(
 ) -> DeclaredRelations:
     """Decode the infos at the given addresses into merged relations.
 
-    Shipped relations whose names are not in ``shipped_wanted`` (when given)
-    are not read: no rule can ask for them.
+    Shipped relations whose names are not in ``shipped_wanted`` (when given),
+    or that a user relation replaces, are not read: no rule can ask for them.
     """
     decoder = _Decoder(reader, table)
     problems: list[RelationProblem] = []
 
-    def decode(infos: Sequence[int], shipped: bool) -> dict[str, Relation]:
+    def decode(
+        infos: Sequence[int], shipped: bool, replaced: Collection[str] = ()
+    ) -> dict[str, Relation]:
         merged: dict[str, Relation] = {}
         for addr in infos:
-            if shipped and shipped_wanted is not None:
+            if shipped:
                 name = decoder.name(addr)
-                if name is not None and name not in shipped_wanted:
+                if name is not None and (
+                    name in replaced or (shipped_wanted is not None and name not in shipped_wanted)
+                ):
                     continue
             try:
                 relation = decoder.info(addr)
@@ -337,8 +354,8 @@ def read_declarations(
         return merged
 
     user = decode(user_infos, shipped=False)
-    shipped = decode(shipped_infos, shipped=True)
-    shipped_names = frozenset(n for n in shipped if n not in user)
+    shipped = decode(shipped_infos, shipped=True, replaced=user.keys())
+    shipped_names = frozenset(shipped)
     relations = [*user.values(), *(shipped[n] for n in shipped_names)]
     relations.sort(key=lambda r: r.name)
     return DeclaredRelations(relations, shipped_names, problems)

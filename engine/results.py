@@ -85,22 +85,38 @@ class ResourceIndex:
     def __init__(self, state: State) -> None:
         self.source_map = state.source_map
         self._locations: dict[tuple[ResourceKey, AttributePath | None], Any] = {}
+        self._state = state
         self._by_key: dict[ResourceKey, Resource] = {}
         self.by_logical: dict[tuple[str, str], Resource] = {}
-        self.by_visible: dict[tuple[str, str], Resource] = {}
+        self._by_visible: dict[tuple[str, str], Resource] | None = None
+        by_key, by_logical = self._by_key, self.by_logical
         for resource in state.all_resources():
-            self._by_key.setdefault((resource.namespace, resource.type, resource.id), resource)
-            self.by_logical[(resource.type, resource.id)] = resource
-            self.by_visible.setdefault((resource.type, resource.visible_id), resource)
+            rtype, rid = resource.type, resource.id
+            by_key.setdefault((resource.namespace, rtype, rid), resource)
+            by_logical[rtype, rid] = resource
+
+    @property
+    def by_visible(self) -> dict[tuple[str, str], Resource]:
+        """(type, visible ``id``) → resource (the first of that id), made when first asked."""
+        if self._by_visible is None:
+            self._by_visible = {}
+            for resource in self._state.all_resources():
+                self._by_visible.setdefault((resource.type, resource.visible_id), resource)
+        return self._by_visible
 
     def key_of(self, ref: Any) -> ResourceKey | None:
         """The key of a resource object (or reference) a rule returned."""
         if not isinstance(ref, dict):
             return None
         rtype = ref.get("_type")
-        rtype = rtype if isinstance(rtype, str) else ""
-        namespace = ref.get("_namespace")
+        if type(rtype) is not str:
+            rtype = rtype if isinstance(rtype, str) else ""
         logical = ref.get("_id")
+        if type(logical) is str and logical:
+            found = self.by_logical.get((rtype, logical))
+            if found is not None:
+                return (found.namespace, found.type, found.id)
+        namespace = ref.get("_namespace")
         if isinstance(logical, str) and logical:
             found = self.by_logical.get((rtype, logical))
         else:
@@ -130,6 +146,8 @@ class ResourceIndex:
         found = self._by_key.get(key)
         if found is None:
             return None
+        if self.source_map is None:
+            return found.meta.get("location") if path is None else None
         cache_key = (key, path)
         if cache_key in self._locations:
             return self._locations[cache_key]
@@ -342,7 +360,7 @@ class _ResultSet:
                 if builder.remediations
                 else metadata.remediation_for(input_type)
             )
-        contexts = values.sort_values(builder.contexts)
+        contexts = values.sort_values(builder.contexts) if builder.contexts else []
         return Result(
             passed=builder.passed,
             message="\n\n".join(sorted(builder.messages)),

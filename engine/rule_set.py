@@ -33,7 +33,12 @@ from pathlib import Path
 
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR
-from engine.rego_outline import mentions_input, outline, string_literals
+from engine.rego_outline import (
+    mentions_input,
+    outline,
+    relation_name_candidates,
+    string_literals,
+)
 from engine.rego_version import detect_rego_version
 from engine.relations import (
     RELATIONS_PACKAGE,
@@ -158,12 +163,13 @@ def relation_files(files: list[RegoFile]) -> RelationFiles:
 
 
 def shipped_relations_named(files: list[RegoFile], shipped: set[str]) -> frozenset[str]:
-    """Names of shipped relations that appear as string literals in user files."""
+    """Names of shipped relations that appear as string literals in user files
+    (other than as the resource type ``snyk.resources`` is called with)."""
     names = set().union(*relation_files(files).shipped.values())
     literals: set[str] = set()
     for file in files:
         if file.display not in shipped:
-            literals |= string_literals(file.text)
+            literals |= relation_name_candidates(file.text)
     return frozenset(names & literals)
 
 
@@ -212,30 +218,6 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
 
 
 _DISPATCH_HELPERS = """
-_ref_keys := ["_id", "id", "_type", "_namespace"]
-
-_slim_value(k, v) := object.filter(v, _ref_keys) if {
-\tk in {"resource", "primary_resource"}
-\tis_object(v)
-} else := [_slim_edge(e) | some e in v] if {
-\tk == "graph"
-\tis_array(v)
-} else := v
-
-_slim_edge(e) := {k: _edge_value(k, v) | some k, v in e} if is_object(e)
-else := e
-
-_edge_value(k, v) := object.filter(v, _ref_keys) if {
-\tk in {"source", "target"}
-\tis_object(v)
-} else := v
-
-_slim(info) := {k: _slim_value(k, v) | some k, v in info} if is_object(info)
-else := info
-
-_slim_all(x) := [_slim(d) | some d in x] if is_set(x)
-else := x
-
 # Phase 1 of the relation index: every relation info, read back by the host.
 relations["user"] := [info | some info in data.relations.relations]
 
@@ -266,12 +248,12 @@ def dispatch_module(rules: list[RuleSpec]) -> str:
             if len(parts) > 2:
                 lines.append(f'r{i}_static["parent_metadata"] := {data_ref(parts[:-1])}.metadata')
         judgement = rule.judgement
-        lines.append(f'r{i}_multi["{judgement}"] := _slim_all({ref}.{judgement})')
+        lines.append(f'r{i}_multi["{judgement}"] := {ref}.{judgement}')
         if "resources" in rule.names:
-            lines.append(f'r{i}_multi["resources"] := _slim_all({ref}.resources)')
+            lines.append(f'r{i}_multi["resources"] := {ref}.resources')
         if "resource_type" in rule.names:
             lines.append(
-                f"r{i}_single := [[j, _slim_all(d)] |\n"
+                f"r{i}_single := [[j, d] |\n"
                 f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '
                 f'"scope": {{}}}})\n'
                 f"\td := {ref}.{judgement} with input as r\n]"

@@ -37,6 +37,7 @@ from engine.relations import (
 )
 from engine.state import State
 from engine.wasm_host import CustomHandler, EvalError, PolicyInstance
+from engine.wasm_memory import ValueReader
 
 ENGINE_DATA_KEY = "__rego_engine_input"
 
@@ -93,6 +94,7 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
     """
     keys = type_keys(table.state)
     places = [(keys[rtype], pos) for rtype, pos in table.places]
+    identities = table.identities
     unique = len(table.by_identity) == len(places)
     plain: dict[str, Any] = {}
     annotated: dict[str, Any] = {}
@@ -101,31 +103,33 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
         annotated_tree: dict[str, Any] = {}
         for name, by_resource in by_name.items():
             # Resources sharing an identity (namespace, type, _id) share an entry.
-            identity = table.identity
             grouped: Iterable[tuple[tuple[str, str, str], list[tuple[int, Any]]]]
             if unique:
-                grouped = ((identity(r), related) for r, related in by_resource.items())
+                grouped = ((identities[r], related) for r, related in by_resource.items())
             else:
                 merged: dict[tuple[str, str, str], list[tuple[int, Any]]] = defaultdict(list)
                 for resource, related in by_resource.items():
-                    merged[identity(resource)] += related
+                    merged[identities[resource]] += related
                 grouped = merged.items()
-            plain_entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
-            annotated_entries: dict[str, Any] = defaultdict(lambda: defaultdict(dict))
+            plain_entries: dict[str, dict[str, dict[str, Any]]] = {}
+            annotated_entries: dict[str, dict[str, dict[str, Any]]] = {}
+            group: tuple[str, str] | None = None
+            by_id: dict[str, Any] = {}
             for (namespace, rtype, rid), related in grouped:
+                if group != (namespace, rtype):  # resources come grouped by type
+                    group = (namespace, rtype)
+                    by_id = plain_entries.setdefault(namespace, {}).setdefault(rtype, {})
                 if len(related) == 1:
                     other, annotation = related[0]
-                    plain_entries[namespace][rtype][rid] = [places[other]]
+                    by_id[rid] = [places[other]]
                     if annotation is not None:
-                        annotated_entries[namespace][rtype][rid] = [
-                            (*places[other], annotation)
-                        ]
+                        annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[
+                            rid
+                        ] = [(*places[other], annotation)]
                     continue
-                plain_entries[namespace][rtype][rid] = list(
-                    dict.fromkeys(places[o] for o, _ in related)
-                )
+                by_id[rid] = list(dict.fromkeys(places[o] for o, _ in related))
                 if any(a is not None for _, a in related):
-                    annotated_entries[namespace][rtype][rid] = [
+                    annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[rid] = [
                         (*places[o], a) for o, a in related
                     ]
             plain_tree[name] = plain_entries
@@ -156,6 +160,9 @@ class SnykApi:
         self._resource_types = 0
         self.requested: set[str] = set()
         """Resource types the current rule asked for; cleared by :meth:`begin_rule`."""
+        self._objects: dict[str, list[dict[str, Any]]] = {}
+        self._resident: dict[int, dict[str, Any]] | None = None
+        """Address of every resident resource object → the object (made when first needed)."""
         self.input_document = True
         """Whether ``input`` is the State document; when no rule can read it, it is
         ``{}`` and the State is resident only as resource objects."""
@@ -179,7 +186,9 @@ class SnykApi:
         if state is not self.state:
             self.relations = None
         self.state = state
+        self._resident = None
         if state is None:
+            self._objects = {}
             addrs = instance.set_input(None, resident=[b"[]", b'""', b"set()"])
             self._by_type, self._groups, self._by_group = {}, {}, {}
             self._empty, self._input_type, self._resource_types = addrs
@@ -190,6 +199,7 @@ class SnykApi:
             if self.relations is not None
             else {t: state.resource_objects(t) for t in types}
         )
+        self._objects = objects
         # A loaded State holds no infinite or NaN number (engine.inputs refuses them).
         docs = [values.dumps(objects[t], finite=True) for t in types]
         groups = self._type_groups(state)
@@ -285,6 +295,16 @@ class SnykApi:
         grafts.update({(key,): addr for key, addr in static.items() if key != ENGINE_DATA_KEY})
         instance.set_data(data, grafts)
         self.data_addr = data
+
+    def resident_objects(self, reader: ValueReader) -> dict[int, dict[str, Any]]:
+        """Address of every resident resource object → the object (made once per input)."""
+        if self._resident is None:
+            self._resident = {
+                addr: obj
+                for rtype, array in self._by_type.items()
+                for addr, obj in zip(reader.array(array), self._objects[rtype], strict=True)
+            }
+        return self._resident
 
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""

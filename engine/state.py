@@ -126,6 +126,29 @@ def parse_state(doc: dict[str, Any]) -> State:
         at = f"resources.{rtype}"
         entries: list[Resource] = []
         for key, entry in sorted(_object(by_key, at).items()):
+            if (
+                type(entry) is dict
+                and type(entry.get("attributes")) is dict
+                and entry.get("resource_type", rtype) == rtype
+                and type(entry.get("id", "")) is str
+                and type(entry.get("namespace", "")) is str
+                and type(entry.get("meta", {})) is dict
+                and type(entry.get("tags", {})) is dict
+            ):
+                # The usual well-formed entry, checked at once (the same values
+                # as the checks below give).
+                entries.append(
+                    Resource(
+                        key,
+                        entry.get("id") or key,
+                        rtype,
+                        entry.get("namespace") or "",
+                        entry.get("meta") or {},
+                        entry.get("tags") or {},
+                        entry["attributes"],
+                    )
+                )
+                continue
             where = f"{at}.{key}"
             entry = _object(entry, where)
             if not isinstance(entry.get("attributes"), dict):
@@ -167,17 +190,14 @@ def resource_object(resource: Resource, state: State) -> dict[str, Any]:
     filepath = resource.meta.get("filepath")
     if not isinstance(filepath, str):
         filepath = state.meta.get("filepath")
-    obj = dict(resource.attributes)
-    obj.update(
-        {
-            "id": resource.visible_id,
-            "_id": resource.id,
-            "_type": resource.type,
-            "_namespace": resource.namespace,
-            "_meta": resource.meta,
-            "_tags": resource.tags,
-            "_provider": provider if isinstance(provider, str) else "",
-            "_filepath": filepath if isinstance(filepath, str) else "",
-        }
-    )
-    return obj
+    return {
+        **resource.attributes,
+        "id": resource.visible_id,
+        "_id": resource.id,
+        "_type": resource.type,
+        "_namespace": resource.namespace,
+        "_meta": resource.meta,
+        "_tags": resource.tags,
+        "_provider": provider if isinstance(provider, str) else "",
+        "_filepath": filepath if isinstance(filepath, str) else "",
+    }

@@ -23,6 +23,8 @@ _NUMBER_INT, _NUMBER_REF = 1, 2
 _U32 = struct.Struct("<I")
 _2U32 = struct.Struct("<II")
 _3U32 = struct.Struct("<III")
+_4U32 = struct.Struct("<IIII")
+_6U32 = struct.Struct("<IIIIII")
 _I64 = struct.Struct("<q")
 
 
@@ -52,7 +54,7 @@ class ValueReader:
         length, ptr = _2U32.unpack_from(self._mem, addr + 4)
         if ptr + length > self._size:
             raise MemoryReadError(f"string at {addr} runs past the end of memory")
-        return ctypes.string_at(self._base + ptr, length).decode("utf-8")
+        return str(self._mem[ptr : ptr + length], "utf-8")
 
     def array(self, addr: int) -> list[int]:
         """Addresses of the elements of the array at ``addr``."""
@@ -61,6 +63,25 @@ class ValueReader:
             return []
         words = struct.unpack_from(f"<{2 * length}I", self._mem, elems)
         return list(words[1::2])
+
+    def pairs_and_triples(self, addr: int) -> list[tuple[int, ...]] | None:
+        """Element addresses of an array of 2- and 3-element arrays (the items of
+        a relation side); None when ``addr`` holds anything else."""
+        mem = self._mem
+        if mem[addr] != ARRAY:
+            return None
+        out: list[tuple[int, ...]] = []
+        for item in self.array(addr):
+            if mem[item] != ARRAY:
+                return None
+            elems, length = _2U32.unpack_from(mem, item + 4)
+            if length == 2:
+                out.append(_4U32.unpack_from(mem, elems)[1::2])
+            elif length == 3:
+                out.append(_6U32.unpack_from(mem, elems)[1::2])
+            else:
+                return None
+        return out
 
     def object(self, addr: int) -> list[tuple[int, int]]:
         """(key address, value address) of every entry of the object at ``addr``."""
@@ -94,8 +115,8 @@ class ValueReader:
         """The whole value at ``addr`` as a Python value (:mod:`engine.values`)."""
         if not 0 < addr < self._size:
             raise MemoryReadError(f"address {addr} is outside memory")
-        tag = self.kind(addr)
-        if tag == STRING:
+        tag = self._mem[addr]
+        if tag in (STRING, STRING_INTERNED):
             return self.string(addr)
         if tag == ARRAY:
             return [self.read(a) for a in self.array(addr)]
@@ -107,7 +128,7 @@ class ValueReader:
             return self._number(addr)
         if tag == NULL:
             return None
-        if tag == BOOLEAN:
+        if tag in (BOOLEAN, BOOLEAN_INTERNED):
             return bool(self._mem[addr + 1])
         if tag == SET:
             return values.Set(self.read(a) for a in self.set_members(addr))

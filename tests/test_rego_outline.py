@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rego_outline import outline, package_path, string_literals
+from engine.rego_outline import outline, package_path, relation_name_candidates, string_literals
 
 
 def test_v0_and_v1_rule_heads() -> None:
@@ -65,3 +65,18 @@ def test_package_path() -> None:
 def test_string_literals_decodes_quoted_and_raw_strings() -> None:
     text = 'package x\n# "not this"\na := "q\\"uote"\nb := `raw\\n`\nc := f("x", "y")\n'
     assert string_literals(text) == {'q"uote', "raw\\n", "x", "y"}
+
+
+def test_relation_name_candidates_leave_out_resource_type_arguments() -> None:
+    text = (
+        "package x\n"
+        'a := snyk.resources("aws_s3_bucket")\n'
+        'b := data.snyk.resources( `aws_instance` )\n'
+        'c := snyk.relates(r, "aws_security_group")\n'
+        'd := snyk.resources("aws_security_group")\n'
+        'e := snyk.resources(concat("", ["aws_", "lb"]))\n'
+        't := "aws_vpc"\n'
+        'f := snyk.resources(t)\n'
+    )
+    # A literal the call consumes whole is a type; anything else may be a name.
+    assert relation_name_candidates(text) == {"aws_security_group", "", "aws_", "lb", "aws_vpc"}

@@ -130,6 +130,32 @@ def test_only_shipped_relations_the_rules_name_are_resolved(tmp_path: Path) -> N
     assert resolved[False] < resolved[True]
 
 
+def test_a_type_name_passed_to_resources_does_not_resolve_the_shipped_relation(
+    tmp_path: Path,
+) -> None:
+    # "aws_security_group" is a shipped relation and a resource type: as the
+    # argument of snyk.resources it is a type, so the relation is not resolved.
+    as_type = """package rules.sg
+import rego.v1
+import data.snyk
+deny contains {"resource": g} if some g in snyk.resources("aws_security_group")
+"""
+    rules, _ = _write(tmp_path / "type", {"rule.rego": as_type})
+    assert compile_rule_set(load_sources([rules])).shipped_relations_named == frozenset()
+    as_name = """package rules.sg
+import rego.v1
+import data.snyk
+deny contains {"resource": g} if {
+	some g in snyk.resources("aws_security_group")
+	count(snyk.back_relates("aws_security_group", g)) == 0
+}
+"""
+    rules, _ = _write(tmp_path / "name", {"rule.rego": as_name})
+    assert compile_rule_set(load_sources([rules])).shipped_relations_named == {
+        "aws_security_group"
+    }
+
+
 def test_malformed_relations_are_reported_and_the_rest_runs(tmp_path: Path) -> None:
     rules, state = _write(
         tmp_path,
