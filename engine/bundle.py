@@ -159,6 +159,7 @@ def bundle_members(prepared: PreparedRules, statics: list[RuleStatics], abi: str
             },
             "input_readers": sorted(rule_set.input_readers, key=lambda p: (p is not None, p)),
             "shipped_relations_named": sorted(rule_set.shipped_relations_named),
+            "user_literals": sorted(rule_set.user_literals),
             "source_errors": list(prepared.source_errors),
             "origin": prepared.origin,
         }
@@ -363,6 +364,7 @@ def read_bundle(path: Path) -> PreparedRules:
             ),
             frozenset(ruleset["input_readers"]),
             frozenset(ruleset["shipped_relations_named"]),
+            frozenset(ruleset["user_literals"]),
         )
         statics = [_statics(s) for s in rules_doc]
         source_errors = [str(e) for e in ruleset["source_errors"]]

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine import values
 from engine.compiler import CompileError, compile_policy
-from engine.rego_outline import outline, string_literals
+from engine.rego_outline import outline
 from engine.rule_set import (
     DISPATCH_FILE,
     RELATIONS_ENTRYPOINT,
@@ -25,6 +25,7 @@ from engine.rule_set import (
     dispatch_module,
     relation_files,
     shipped_relations_named,
+    user_literals,
     with_shipped_library,
 )
 from engine.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
@@ -168,15 +169,12 @@ def evaluate_policies(
     # Like a scan, resolve only the shipped and derived relations (and supertypes)
     # that the policies name literally.
     shipped = {f.display for f in full.rego_files if f.display.startswith("<shipped>/")}
-    literals = frozenset().union(
-        *(string_literals(f.text) for f in full.rego_files if f.display not in shipped)
-    )
     api = SnykApi(
         RelationSetup(
             RELATIONS_ENTRYPOINT,
             relation_files(full.rego_files),
             shipped_relations_named(full.rego_files, shipped),
-            literals,
+            user_literals(full.rego_files, shipped),
         )
     )
     api.input_document = False

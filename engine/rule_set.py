@@ -162,6 +162,12 @@ def relation_files(files: list[RegoFile]) -> RelationFiles:
     return RelationFiles(user, shipped)
 
 
+def user_literals(files: list[RegoFile], shipped: set[str]) -> frozenset[str]:
+    """Every string literal of the user files (not the ``shipped`` displays): the
+    derived relations and supertypes a rule can ask for."""
+    return frozenset().union(*(string_literals(f.text) for f in files if f.display not in shipped))
+
+
 def shipped_relations_named(files: list[RegoFile], shipped: set[str]) -> frozenset[str]:
     """Names of shipped relations that appear as string literals in user files
     (other than as the resource type ``snyk.resources`` is called with)."""
@@ -321,9 +327,7 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             relation_files(files),
             input_readers(f for f in files if f.display not in shipped),
             shipped_relations_named(files, shipped),
-            frozenset().union(
-                *(string_literals(f.text) for f in files if f.display not in shipped)
-            ),
+            user_literals(files, shipped),
         )
     raise CompileError(
         [CompileMessage(f"rules still fail to compile after setting aside {len(excluded)} files")]

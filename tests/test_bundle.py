@@ -363,3 +363,32 @@ def test_build_reports_rule_trees_without_rules(tmp_path: Path) -> None:
         app, ["build", "-d", str(tmp_path / "lib"), "-o", str(tmp_path / "no" / "b.tar.gz")]
     )
     assert missing.exit_code == 2 and "no/b.tar.gz" in missing.stderr
+
+
+DERIVED_RULES = """package rules.derived
+import rego.v1
+import data.snyk
+
+# A supertype of the type hierarchy and a relation the Terraform loader derives:
+# a bundle must resolve both as a scan from source does.
+deny contains {"resource": w, "message": "a workload"} if {
+	some w in snyk.resources("workload")
+}
+
+deny contains {"resource": b, "message": "referenced"} if {
+	some b in snyk.resources("aws_s3_bucket")
+	count(snyk.back_relates("references", b)) > 0
+}
+"""
+
+
+def test_a_bundle_resolves_supertypes_and_derived_relations(tmp_path: Path) -> None:
+    rules = write(tmp_path / "rules" / "derived.rego", DERIVED_RULES).parent
+    inputs = [REPO_ROOT / "examples" / "kubernetes", REPO_ROOT / "examples" / "terraform"]
+    out = tmp_path / "b.tar.gz"
+    engine.build_bundle([rules], out)
+    from_source = engine.scan(inputs, [rules])
+    with_bundle = engine.scan(inputs, [], engine.ScanOptions(bundle=out))
+    assert with_bundle.to_json() == from_source.to_json()
+    messages = {r.message for r in from_source.failing_results()}
+    assert messages == {"a workload", "referenced"}
