@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import values
+from engine import type_hierarchy, values
 from engine.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.paths import REGO_LIB_DIR
 from engine.rego_tests import TestRule, find_tests, module_outline, rule_at
@@ -161,6 +161,21 @@ def test_mode_library(user_packages: Collection[str | None]) -> list[RegoFile]:
     return [_lib_file(REGO_LIB_DIR / "test" / "snyk.rego"), *lib, *shipped_relations()]
 
 
+def test_mode_data(data: dict[str, Any], user_packages: Collection[str | None]) -> dict[str, Any]:
+    """``data`` with the type hierarchy the test-mode ``snyk`` reads
+    (``data.rego_engine.type_hierarchy``; the host supplies it in a scan),
+    unless the tree ships its own ``snyk`` or its data already sets it."""
+    if "snyk" in user_packages:
+        return data
+    ours = data.get("rego_engine", {})
+    if not isinstance(ours, dict) or "type_hierarchy" in ours:
+        return data
+    return {**data, "rego_engine": {**ours, "type_hierarchy": type_hierarchy.load()}}
+
+
+test_mode_data.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
 def _is_engine_library(path: Path) -> bool:
     """Whether ``path`` is one of the engine's shipped API files (``rego/lib/``)."""
     return path.resolve().is_relative_to(REGO_LIB_DIR.resolve())
@@ -189,12 +204,15 @@ def compile_tests(
     # replaced by their test-mode versions, as in any other tree.
     user = [f for f in sources.rego_files if not _is_engine_library(f.path)]
     lib: list[RegoFile] | None = None
+    data = sources.data
     excluded: dict[str, list[str]] = {}
     for _ in range(_SET_ASIDE_ROUNDS):
         files = [f for f in user if f.display not in excluded]
         found = find_tests([(f.display, f.text, f.rego_version) for f in files])
         if lib is None:
-            lib = test_mode_library({m.package for m in found})
+            packages = {m.package for m in found}
+            lib = test_mode_library(packages)
+            data = test_mode_data(sources.data, packages)
         tests = [t for m in found for t in m.tests]
         if pattern is not None:
             tests = [t for t in tests if pattern.search(t.full_name)]
@@ -207,7 +225,7 @@ def compile_tests(
         every_file = {f.display: f for f in user}
         if not entrypoints:
             return CompiledTests(None, tests, every_file, excluded)
-        attempt = PolicySources([*lib, *staged], sources.data, sources.data_files)
+        attempt = PolicySources([*lib, *staged], data, sources.data_files)
         try:
             policy = compile_policy(attempt, entrypoints)
         except CompileError as exc:

@@ -294,3 +294,29 @@ def test_go_durations() -> None:
     assert go_duration(1_600_163) == "1.600163ms"
     assert go_duration(5_033_863_614) == "5.033863614s"
     assert go_duration(512) == "512ns"
+
+
+def test_test_mode_resolves_supertypes_as_the_scan_does(tmp_path: Path) -> None:
+    """snyk.resources("workload") returns every workload kind in a test too (the
+    type hierarchy is test mode's data, as the host's in a scan)."""
+    write(
+        tmp_path / "workload_test.rego",
+        """package rules.workload_test
+import rego.v1
+import data.snyk
+
+fixture := {"input_type": "k8s", "resources": {
+	"Deployment": {"default.web": {"id": "web", "resource_type": "Deployment",
+		"namespace": "default", "meta": {}, "attributes": {}}},
+	"CronJob": {"default.nightly": {"id": "nightly", "resource_type": "CronJob",
+		"namespace": "default", "meta": {}, "attributes": {}}},
+}}
+
+test_workloads if {
+	ids := [r.id | some r in snyk.resources("workload")] with input as fixture
+	ids == ["nightly", "web"]
+}
+""",
+    )
+    code, report = json_report(tmp_path)
+    assert code == 0, report
