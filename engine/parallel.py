@@ -65,8 +65,9 @@ def _evaluate(scan_input: ScanInput) -> Outcome:
 
 def _portable(scan_input: ScanInput) -> ScanInput:
     """``scan_input`` without what the loaders keep for locating results (source
-    maps hold parsers' state): workers build results, the parent locates them."""
-    state = replace(scan_input.state, source_map=None, references=())
+    maps hold parsers' state): workers build results, the parent locates them.
+    The resolved references stay: derived relations are built from them."""
+    state = replace(scan_input.state, source_map=None)
     return replace(scan_input, state=state)
 
 

@@ -130,3 +130,19 @@ def test_workers_run_a_bundle(tmp_path: Path, rules: Path, inputs: Path) -> None
         one.stderr,
         one.stdout_bytes,
     )
+
+
+def test_workers_resolve_derived_relations_and_supertypes(tmp_path: Path) -> None:
+    """Workers see the references the loaders recorded: derived relations give
+    the same results in a worker as in this process."""
+    from test_bundle import DERIVED_RULES
+
+    rules = write(tmp_path / "rules" / "derived.rego", DERIVED_RULES).parent
+    inputs = tmp_path / "iac"
+    for project in ("kubernetes", "terraform", "cloudformation"):
+        shutil.copytree(REPO_ROOT / "examples" / project, inputs / project)
+    one = _scan(inputs, "-d", rules, "--jobs", "1")
+    two = _scan(inputs, "-d", rules, "--jobs", "2")
+    assert (two.exit_code, two.stderr) == (one.exit_code, one.stderr)
+    assert two.stdout_bytes == one.stdout_bytes
+    assert '"message": "referenced"' in one.stdout and '"message": "a workload"' in one.stdout
