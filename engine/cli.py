@@ -202,6 +202,12 @@ def state_command(
 FAIL_ON_CHOICES = ("low", "medium", "high", "critical", "none")
 
 
+def _one_rule_source(rules: list[Path] | None, bundle: Path | None) -> None:
+    """Rules come from -d paths or a bundle, never both (a usage error)."""
+    if bundle is not None and rules:
+        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+
+
 def _fail_on(value: str | None) -> str | None:
     if value is None:
         return None
@@ -399,8 +405,7 @@ def scan_command(
         )
     except OutputPlanError as exc:
         raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
-    if bundle is not None and rules:
-        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+    _one_rule_source(rules, bundle)
     if rule_timeout <= 0 or max_memory <= 0 or max_output <= 0:
         raise typer.BadParameter(
             "bounds must be positive", param_hint="--rule-timeout/--max-memory/--max-output"
@@ -498,8 +503,7 @@ def rules_command(
         raise typer.BadParameter(
             f"unknown format {output_format!r} (table, json)", param_hint="--format"
         )
-    if bundle is not None and rules:
-        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+    _one_rule_source(rules, bundle)
     try:
         listed = (
             catalogue_of(read_bundle(bundle))
@@ -846,8 +850,7 @@ def graph_command(
             f"unknown format {output_format!r} ({', '.join(GRAPH_FORMATS)})",
             param_hint="--format",
         )
-    if bundle is not None and rules:
-        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+    _one_rule_source(rules, bundle)
     if with_results and bundle is None and not rules:
         rules = shipped_rule_files()
     load = _load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
