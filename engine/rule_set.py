@@ -225,9 +225,11 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
 
 _DISPATCH_HELPERS = """
 # Phase 1 of the relation index: every relation info, read back by the host.
-relations["user"] := [info | some info in data.relations.relations]
+# The sets themselves, not arrays made from them: iterating a set in Wasm
+# hashes each member again, and a member holds a whole relation's items.
+relations["user"] := data.relations.relations
 
-relations["shipped"] := [info | some info in data.__rego_engine.shipped_relations.relations]
+relations["shipped"] := data.__rego_engine.shipped_relations.relations
 """
 
 RELATIONS_ENTRYPOINT = DISPATCH_PACKAGE.replace(".", "/") + "/relations"

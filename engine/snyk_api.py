@@ -37,7 +37,7 @@ from engine.relations import (
 )
 from engine.state import State
 from engine.wasm_host import CustomHandler, EvalError, PolicyInstance
-from engine.wasm_memory import ValueReader
+from engine.wasm_memory import ARRAY, OBJECT, SET, ValueReader
 
 ENGINE_DATA_KEY = "__rego_engine_input"
 
@@ -139,6 +139,21 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
         annotated[direction] = annotated_tree
     # Keys and annotations come from Rego or the State: finite numbers only.
     return values.dumps({"r": plain, "a": annotated}, finite=True)
+
+
+def _members(reader: ValueReader, addr: int | None) -> list[int]:
+    """Addresses of the members of a set, array or object (its values) at
+    ``addr``, as ``some x in`` would visit them; none for anything else."""
+    if addr is None:
+        return []
+    kind = reader.kind(addr)
+    if kind == SET:
+        return reader.set_members(addr)
+    if kind == ARRAY:
+        return reader.array(addr)
+    if kind == OBJECT:
+        return [value for _key, value in reader.object(addr)]
+    return []
 
 
 class SnykApi:
@@ -257,8 +272,8 @@ class SnykApi:
         sides = reader.fields(reader.fields(found[0])["result"]) if found else {}
         declared = read_declarations(
             reader,
-            reader.array(sides["user"]) if "user" in sides else [],
-            reader.array(sides["shipped"]) if "shipped" in sides else [],
+            _members(reader, sides.get("user")),
+            _members(reader, sides.get("shipped")),
             table,
             setup.files,
             setup.shipped_wanted,

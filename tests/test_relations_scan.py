@@ -106,6 +106,27 @@ def test_shipped_and_user_relations_in_a_scan(tmp_path: Path) -> None:
     ]
 
 
+ARRAY_RELATION = """package relations
+import rego.v1
+import data.snyk
+
+relations := [{"name": "custom.logging", "keys": {
+  "left": [[b, b.bucket] | some b in snyk.resources("aws_s3_bucket")],
+  "right": [[l, l.bucket] | some l in snyk.resources("aws_s3_bucket_logging")],
+}}]
+"""
+
+
+def test_relations_declared_as_an_array_are_read_like_a_set(tmp_path: Path) -> None:
+    rules, state = _write(tmp_path, {"rule.rego": RULE, "relations.rego": ARRAY_RELATION})
+    report = scan([state], [rules])
+    assert report.errors == []
+    assert _messages(report) == [
+        ("aws_s3_bucket.b", False, "logged by log.b"),
+        ("aws_s3_bucket.b", False, "unencrypted"),
+    ]
+
+
 def test_only_shipped_relations_the_rules_name_are_resolved(tmp_path: Path) -> None:
     rules, _ = _write(tmp_path, {"rule.rego": RULE, "relations.rego": GOOD_RELATION})
     rule_set = compile_rule_set(load_sources([rules]))
