@@ -192,16 +192,19 @@ class _Decoder:
         if items is None:  # malformed: tuple_items names the bad items
             shape = "[resource, key] or [resource, key, annotation]"
             items = [tuple(p) for p in self.tuple_items(addr, where, shape)]
-        by_address, read = self.table.by_address, self.reader.read
-        out = []
-        for i, parts in enumerate(items):
-            number = by_address.get(parts[0])
+        by_address = self.table.by_address
+        numbers = [by_address.get(parts[0]) for parts in items]
+        for i, number in enumerate(numbers):
             if number is None:
-                number = self.resource(parts[0], f"{where}[{i}][0]")
-            if len(parts) == 3:
-                out.append(KeyItem(number, read(parts[1]), read(parts[2]), True))
-            else:
-                out.append(KeyItem(number, read(parts[1])))
+                numbers[i] = self.resource(items[i][0], f"{where}[{i}][0]")
+        keys = self.reader.read_all([parts[1] for parts in items])
+        triples = [i for i, parts in enumerate(items) if len(parts) == 3]
+        if not triples:
+            return [KeyItem(n, k) for n, k in zip(numbers, keys, strict=True)]
+        out = [KeyItem(n, k) for n, k in zip(numbers, keys, strict=True)]
+        annotations = self.reader.read_all([items[i][2] for i in triples])
+        for i, annotation in zip(triples, annotations, strict=True):
+            out[i] = KeyItem(numbers[i], keys[i], annotation, True)
         return out
 
     def explicit_pairs(self, addr: int) -> list[ExplicitPair]:

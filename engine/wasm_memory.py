@@ -134,6 +134,22 @@ class ValueReader:
             return values.Set(self.read(a) for a in self.set_members(addr))
         raise MemoryReadError(f"no OPA value at address {addr} (type tag {tag})")
 
+    def read_all(self, addrs: list[int]) -> list[Any]:
+        """:meth:`read` of every address in ``addrs``; strings (the usual keys)
+        are decoded in place."""
+        mem, size, read = self._mem, self._size, self.read
+        pointer = _2U32.unpack_from
+        out = []
+        for addr in addrs:
+            if 0 < addr < size and (mem[addr] == STRING or mem[addr] == STRING_INTERNED):
+                length, ptr = pointer(mem, addr + 4)
+                if ptr + length > size:
+                    raise MemoryReadError(f"string at {addr} runs past the end of memory")
+                out.append(str(mem[ptr : ptr + length], "utf-8"))
+            else:
+                out.append(read(addr))
+        return out
+
     def _number(self, addr: int) -> int | float | Any:
         repr_ = self._mem[addr + 1]
         if repr_ == _NUMBER_INT:

@@ -63,3 +63,14 @@ def test_reader_on_values_built_by_evaluation(value: list) -> None:
     inst.set_input(values.dumps_json(values.to_json(value)))
     addr = inst.eval_addr("probe/copy")
     assert inst.reader().read(addr) == values.parse(inst.value_dump(addr))
+
+
+@needs_opa
+@settings(max_examples=200, deadline=None)
+@given(st.lists(rego_values, max_size=6))
+def test_reading_many_equals_reading_each(items: list) -> None:
+    inst = instance()
+    inst.set_input(None)
+    addrs = inst.extend_input([values.dumps(v) for v in items])
+    reader = inst.reader()
+    assert reader.read_all(addrs) == [values.parse(inst.value_dump(a)) for a in addrs]
