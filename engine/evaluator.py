@@ -193,7 +193,7 @@ class RuleEvaluator:
         """Evaluate a judgement entrypoint: a reader of its result, and the
         result's address (None when undefined)."""
         instance = self._instance
-        result_set = instance.eval_addr(self.rule_set.entrypoint(index, kind))
+        found = self.api.handover.evaluate(instance, self.rule_set.entrypoint(index, kind))
         reader = instance.reader()
         limits = instance.limits
         judgements = JudgementReader(
@@ -205,8 +205,7 @@ class RuleEvaluator:
                 " (a rule producing too many results?); raise --max-output"
             ),
         )
-        found = judgements.results(result_set)
-        return judgements, found[0] if found else None
+        return judgements, found
 
     def _run_multi(self, index: int, run: RuleRun) -> None:
         judgements, found = self._judgements(index, "multi")

@@ -224,12 +224,18 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
 
 
 _DISPATCH_HELPERS = """
+# Entrypoint values are handed to the host by __rego_engine_result (see
+# engine/result_handover.py): a value added to the result set would be hashed
+# again whole, every resource object in it included.
+
 # Phase 1 of the relation index: every relation info, read back by the host.
 # The sets themselves, not arrays made from them: iterating a set in Wasm
 # hashes each member again, and a member holds a whole relation's items.
-relations["user"] := data.relations.relations
+relations := __rego_engine_result(declared_relations)
 
-relations["shipped"] := data.__rego_engine.shipped_relations.relations
+declared_relations["user"] := data.relations.relations
+
+declared_relations["shipped"] := data.__rego_engine.shipped_relations.relations
 """
 
 RELATIONS_ENTRYPOINT = DISPATCH_PACKAGE.replace(".", "/") + "/relations"
@@ -256,12 +262,14 @@ def dispatch_module(rules: list[RuleSpec]) -> str:
             if len(parts) > 2:
                 lines.append(f'r{i}_static["parent_metadata"] := {data_ref(parts[:-1])}.metadata')
         judgement = rule.judgement
-        lines.append(f'r{i}_multi["{judgement}"] := {ref}.{judgement}')
+        lines.append(f"r{i}_multi := __rego_engine_result(r{i}_judgements)")
+        lines.append(f'r{i}_judgements["{judgement}"] := {ref}.{judgement}')
         if "resources" in rule.names:
-            lines.append(f'r{i}_multi["resources"] := {ref}.resources')
+            lines.append(f'r{i}_judgements["resources"] := {ref}.resources')
         if "resource_type" in rule.names:
+            lines.append(f"r{i}_single := __rego_engine_result(r{i}_per_resource)")
             lines.append(
-                f"r{i}_single := [[j, d] |\n"
+                f"r{i}_per_resource := [[j, d] |\n"
                 f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '
                 f'"scope": {{}}}})\n'
                 f"\td := {ref}.{judgement} with input as r\n]"

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import type_hierarchy, values
+from engine import result_handover, type_hierarchy, values
 from engine.collector import collector_paused
 from engine.reference_relations import derived_relations
 from engine.reference_relations import merge as merge_derived
@@ -35,6 +35,7 @@ from engine.relations import (
     ResourceTable,
     read_declarations,
 )
+from engine.result_handover import ResultHandover
 from engine.state import State
 from engine.wasm_host import CustomHandler, EvalError, PolicyInstance
 from engine.wasm_memory import ARRAY, OBJECT, SET, ValueReader
@@ -178,6 +179,8 @@ class SnykApi:
         self._objects: dict[str, list[dict[str, Any]]] = {}
         self._resident: dict[int, dict[str, Any]] | None = None
         """Address of every resident resource object → the object (made when first needed)."""
+        self.handover = ResultHandover()
+        """Where evaluations of the dispatch module hand their values over."""
         self.input_document = True
         """Whether ``input`` is the State document; when no rule can read it, it is
         ``{}`` and the State is resident only as resource objects."""
@@ -188,6 +191,7 @@ class SnykApi:
             "__snyk_query": self._query,
             "__snyk_input_type": self._get_input_type,
             "__snyk_input_resource_types": self._get_resource_types,
+            result_handover.BUILTIN: self.handover.handler,
         }
 
     def load(self, instance: PolicyInstance, state: State | None) -> None:
@@ -252,7 +256,7 @@ class SnykApi:
         table = ResourceTable(state, objects)
         setup = self.relation_setup
         try:
-            result = instance.eval_addr(setup.entrypoint)
+            result = self.handover.evaluate(instance, setup.entrypoint)
         except EvalError as exc:
             problem = RelationProblem(
                 f"the relations could not be evaluated: {exc}",
@@ -268,8 +272,7 @@ class SnykApi:
             raise RelationsUnavailable(str(problem)) from None
         reader = instance.reader()
         table.learn_addresses(reader, self._by_type)
-        found = reader.set_members(result)
-        sides = reader.fields(reader.fields(found[0])["result"]) if found else {}
+        sides = reader.fields(result) if result is not None else {}
         declared = read_declarations(
             reader,
             _members(reader, sides.get("user")),
