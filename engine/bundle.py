@@ -42,6 +42,7 @@ from engine.compiler import CompiledPolicy, CompileMessage, staged_name
 from engine.evaluator import RuleEvaluator, RuleStatics
 from engine.opa import find_opa, pinned_version
 from engine.prepared_rules import PreparedRules, compile_rules
+from engine.relation_queries import IndexPart
 from engine.relations import RelationFiles
 from engine.rule_metadata import RuleMetadata
 from engine.rule_set import CompiledRuleSet, RuleCompileError, RuleSpec
@@ -160,6 +161,9 @@ def bundle_members(prepared: PreparedRules, statics: list[RuleStatics], abi: str
             "input_readers": sorted(rule_set.input_readers, key=lambda p: (p is not None, p)),
             "shipped_relations_named": sorted(rule_set.shipped_relations_named),
             "user_literals": sorted(rule_set.user_literals),
+            "index_parts": (
+                None if rule_set.index_parts is None else sorted(rule_set.index_parts)
+            ),
             "source_errors": list(prepared.source_errors),
             "origin": prepared.origin,
         }
@@ -324,6 +328,13 @@ def _statics(doc: dict[str, Any]) -> RuleStatics:
     )
 
 
+def _index_parts(doc: Any) -> frozenset[IndexPart] | None:
+    """The rule set's index parts; None (every part) when the bundle has none."""
+    if doc is None:
+        return None
+    return frozenset(IndexPart(*part) for part in doc)
+
+
 def read_bundle(path: Path) -> PreparedRules:
     """The rules in the bundle at ``path``, ready to scan with; raises :class:`BundleError`."""
     members = _read_members(path)
@@ -365,6 +376,7 @@ def read_bundle(path: Path) -> PreparedRules:
             frozenset(ruleset["input_readers"]),
             frozenset(ruleset["shipped_relations_named"]),
             frozenset(ruleset["user_literals"]),
+            _index_parts(ruleset.get("index_parts")),
         )
         statics = [_statics(s) for s in rules_doc]
         source_errors = [str(e) for e in ruleset["source_errors"]]

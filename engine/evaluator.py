@@ -90,6 +90,7 @@ class RuleEvaluator:
                 None if all_relations else rule_set.shipped_relations_named,
                 None if all_relations else rule_set.user_literals,
                 self.limits.max_relation_edges,
+                None if all_relations else rule_set.index_parts,
             )
         )
         self._state: State | None = None

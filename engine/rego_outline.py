@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 _TOKEN = re.compile(
@@ -194,6 +195,12 @@ def calls(text: str) -> list[Call]:
             found.append(Call(name, tuple(args)))
         i = max(after, i + 1)
     return found
+
+
+def name_counts(text: str) -> Counter[str]:
+    """How often each name token (``a`` and ``b`` of ``a.b``) is written in the
+    module's code, strings and comments aside."""
+    return Counter(value for kind, value in _code_tokens(text) if kind == "name")
 
 
 def data_references(text: str) -> set[str]:

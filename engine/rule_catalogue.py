@@ -13,8 +13,6 @@ other name expression makes the rule's names incomplete (``relations_dynamic``).
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,21 +20,12 @@ from typing import Any
 from engine import values
 from engine.evaluator import RuleEvaluator, RuleStatics
 from engine.prepared_rules import PreparedRules, compile_rules
-from engine.rego_outline import calls, data_references, outline
+from engine.rego_outline import data_references, outline
+from engine.relation_queries import query_calls
 from engine.rule_metadata import AGGREGATE_INPUT_TYPES, MULTIPLE
 from engine.rule_set import DISPATCH_FILE
 from engine.sources import RegoFile
 from engine.state import INPUT_TYPES
-
-RELATION_QUERIES: dict[str, int] = {
-    "relates": 1,
-    "back_relates": 0,
-    "relates_with": 1,
-    "back_relates_with": 0,
-}
-"""The ``snyk`` relation queries and the position of their relation-name argument."""
-
-_CONSTANT = r'^[ \t]*{name}[ \t]*:?=[ \t]*("(?:[^"\\\n]|\\.)*")[ \t]*(?:#.*)?$'
 
 
 @dataclass(frozen=True)
@@ -146,35 +135,9 @@ class RuleCatalogue:
 
 def relation_use(files: list[RegoFile]) -> RelationUse:
     """The relations queried in ``files`` (one package's modules), not following references."""
-    names: set[str] = set()
-    dynamic = False
-    text = "\n".join(f.text for f in files)
-    for call in (c for f in files for c in calls(f.text)):
-        parts = call.name.split(".")
-        if len(parts) < 2 or parts[-2] != "snyk" or parts[-1] not in RELATION_QUERIES:
-            continue
-        position = RELATION_QUERIES[parts[-1]]
-        arg = call.args[position].strip() if position < len(call.args) else ""
-        literal = _string_literal(arg)
-        if literal is None and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", arg):
-            found = re.findall(_CONSTANT.format(name=re.escape(arg)), text, re.MULTILINE)
-            literal = _string_literal(found[0]) if len(set(found)) == 1 else None
-        if literal is None:
-            dynamic = True
-        else:
-            names.add(literal)
-    return RelationUse(frozenset(names), dynamic)
-
-
-def _string_literal(text: str) -> str | None:
-    if text.startswith('"') and text.endswith('"') and len(text) >= 2:
-        try:
-            return str(json.loads(text))
-        except json.JSONDecodeError:
-            return None
-    if text.startswith("`") and text.endswith("`") and len(text) >= 2:
-        return text[1:-1]
-    return None
+    found = query_calls(files)
+    names = frozenset(c.name for c in found if c.name is not None)
+    return RelationUse(names, any(c.name is None for c in found))
 
 
 class _PackageGraph:

@@ -40,6 +40,7 @@ from engine.rego_outline import (
     string_literals,
 )
 from engine.rego_version import detect_rego_version
+from engine.relation_queries import IndexPart, index_parts
 from engine.relations import (
     RELATIONS_PACKAGE,
     SHIPPED_RELATIONS_PACKAGE,
@@ -109,6 +110,8 @@ class CompiledRuleSet:
     only ones a rule can ask for (rules name relations literally)."""
     user_literals: frozenset[str] = frozenset()
     """Every string literal of the user modules (the reference relations a rule can ask for)."""
+    index_parts: frozenset[IndexPart] | None = None
+    """The parts of the relation index the user modules can query (None: all of them)."""
 
     def entrypoint(self, rule_index: int, kind: str) -> str:
         """The entrypoint of rule ``rule_index``: kind is static, multi or single."""
@@ -338,6 +341,7 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             input_readers(f for f in files if f.display not in shipped),
             shipped_relations_named(files, shipped),
             user_literals(files, shipped),
+            index_parts(f for f in files if f.display not in shipped),
         )
     raise CompileError(
         [CompileMessage(f"rules still fail to compile after setting aside {len(excluded)} files")]

@@ -28,6 +28,7 @@ from engine.collector import collector_paused
 from engine.reference_relations import derived_relations
 from engine.reference_relations import merge as merge_derived
 from engine.relation_index import RelationIndex, build_index
+from engine.relation_queries import IndexPart
 from engine.relations import (
     DeclaredRelations,
     RelationFiles,
@@ -55,6 +56,8 @@ class RelationSetup:
     """Reference relations to derive (None: all); the others are skipped."""
     max_edges: int | None = None
     """The most edges one relation may have on one input (None: unbounded)."""
+    index_parts: frozenset[IndexPart] | None = None
+    """The parts of the index the rules can query (None: all); only those are injected."""
 
 
 @dataclass
@@ -84,14 +87,17 @@ def type_keys(state: State) -> dict[str, str]:
     return {rtype: str(i) for i, rtype in enumerate(state.resource_types)}
 
 
-def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
+def index_document(
+    index: RelationIndex, table: ResourceTable, parts: frozenset[IndexPart] | None = None
+) -> bytes:
     """``{"r"|"a": {"fwd"|"back": {name: {ns: {type: {_id: [place, ...]}}}}}}``.
 
     A place is ``[type key, position]`` in the resident arrays (:func:`type_keys`).
     ``r`` lists each related resource once; ``a`` lists ``[type key, position,
     annotation]`` per edge, and only for resources with some non-null annotation
     (elsewhere it is ``r`` with nulls). Arrays, not objects, below ``_id``: they
-    are what the Wasm runtime parses fastest.
+    are what the Wasm runtime parses fastest. With ``parts``, only those trees
+    are written (:func:`engine.relation_queries.index_parts`).
     """
     keys = type_keys(table.state)
     places = [(keys[rtype], pos) for rtype, pos in table.places]
@@ -103,6 +109,10 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
         plain_tree: dict[str, Any] = {}
         annotated_tree: dict[str, Any] = {}
         for name, by_resource in by_name.items():
+            want_plain = parts is None or IndexPart("r", direction, name) in parts
+            want_annotated = parts is None or IndexPart("a", direction, name) in parts
+            if not (want_plain or want_annotated):
+                continue
             # Resources sharing an identity (namespace, type, _id) share an entry.
             grouped: Iterable[tuple[tuple[str, str, str], list[tuple[int, Any]]]]
             if unique:
@@ -133,8 +143,9 @@ def index_document(index: RelationIndex, table: ResourceTable) -> bytes:
                     annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[rid] = [
                         (*places[o], a) for o, a in related
                     ]
-            plain_tree[name] = plain_entries
-            if annotated_entries:
+            if want_plain:
+                plain_tree[name] = plain_entries
+            if annotated_entries and want_annotated:
                 annotated_tree[name] = annotated_entries
         plain[direction] = plain_tree
         annotated[direction] = annotated_tree
@@ -294,7 +305,9 @@ class SnykApi:
             )
             for name, why in index.refused.items()
         )
-        return InputRelations(table, declared, index, index_document(index, table))
+        return InputRelations(
+            table, declared, index, index_document(index, table, setup.index_parts)
+        )
 
     def _inject(self, instance: PolicyInstance) -> None:
         assert self.relations is not None

@@ -35,7 +35,9 @@ from engine.bundle import BundleError, build_bundle, read_bundle
 from engine.cli import app
 from engine.evaluator import RuleEvaluator
 from engine.opa import find_opa
-from engine.paths import REPO_ROOT
+from engine.paths import REGO_RULES_DIR, REPO_ROOT
+from engine.rule_set import compile_rule_set
+from engine.sources import load_sources
 
 CORPUS = REPO_ROOT / "tests" / "scan_corpus"
 CONSOLE = Path(sys.executable).parent / "rego-engine"
@@ -185,6 +187,14 @@ def test_a_bundle_carries_the_rules_static_facts(tmp_path: Path, rules: Path) ->
         "T2",
         "low",
     )
+
+
+def test_a_bundle_carries_the_index_parts_its_rules_query(tmp_path: Path) -> None:
+    out = tmp_path / "b.tar.gz"
+    build_bundle([REGO_RULES_DIR], out)
+    compiled = compile_rule_set(load_sources([REGO_RULES_DIR]))
+    assert compiled.index_parts  # the shipped pack names its relations literally
+    assert read_bundle(out).rule_set.index_parts == compiled.index_parts
 
 
 # ---------------------------------------------------------------- refusals
