@@ -13,6 +13,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 _TOKEN = re.compile(
     r"""
@@ -50,7 +51,12 @@ def package_path(ref: str) -> str:
     return ".".join(a or b for a, b in parts)
 
 
-def string_literals(text: str) -> set[str]:
+_MODULES_CACHED = 4096
+"""Modules whose scans are kept: a scan reads each file several times."""
+
+
+@lru_cache(maxsize=_MODULES_CACHED)
+def string_literals(text: str) -> frozenset[str]:
     """Every string literal of the module (quoted and raw), decoded."""
     found = set()
     for match in _TOKEN.finditer(text):
@@ -61,13 +67,14 @@ def string_literals(text: str) -> set[str]:
                 found.add(json.loads(match.group()))
             except json.JSONDecodeError:
                 continue
-    return found
+    return frozenset(found)
 
 
 _TYPE_ARGUMENT = ("snyk", ".", "resources", "(")
 
 
-def relation_name_candidates(text: str) -> set[str]:
+@lru_cache(maxsize=_MODULES_CACHED)
+def relation_name_candidates(text: str) -> frozenset[str]:
     """The string literals of the module that could reach a relation query:
     every literal except one written as the whole argument of
     ``snyk.resources("type")``, which the call consumes as a resource type."""
@@ -84,9 +91,10 @@ def relation_name_candidates(text: str) -> set[str]:
         if before == _TYPE_ARGUMENT and i + 1 < len(tokens) and tokens[i + 1].group() == ")":
             continue
         found |= string_literals(match.group())
-    return found
+    return frozenset(found)
 
 
+@lru_cache(maxsize=_MODULES_CACHED)
 def mentions_input(text: str) -> bool:
     """Whether the module names ``input`` anywhere outside comments and strings."""
     return any(
@@ -94,6 +102,7 @@ def mentions_input(text: str) -> bool:
     )
 
 
+@lru_cache(maxsize=_MODULES_CACHED)
 def outline(text: str) -> RegoOutline:
     """The package and top-level rule names of the module ``text``."""
     package: str | None = None
@@ -144,16 +153,17 @@ class Call:
     args: tuple[str, ...]
 
 
-def _code_tokens(text: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=_MODULES_CACHED)
+def _code_tokens(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, text) of every token but comments and white space (newlines included)."""
-    return [
+    return tuple(
         (m.lastgroup or "", m.group())
         for m in _TOKEN.finditer(text)
         if m.lastgroup not in ("comment", "space", "newline")
-    ]
+    )
 
 
-def _dotted(tokens: list[tuple[str, str]], start: int) -> tuple[str, int]:
+def _dotted(tokens: tuple[tuple[str, str], ...], start: int) -> tuple[str, int]:
     """The dotted name (``a.b.c``) starting at ``tokens[start]`` and the index after it."""
     parts = [tokens[start][1]]
     i = start + 1
