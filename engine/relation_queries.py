@@ -33,6 +33,9 @@ RELATION_QUERIES: dict[str, int] = {
 INDEX_KEY = "__rego_engine_input"
 """The data key the relation index is injected under (:mod:`engine.snyk_api`)."""
 
+INDEX_READERS = ("_places", "_annotated")
+"""The shipped ``snyk`` library's helpers that read the index for the queries."""
+
 _CONSTANT = r'^[ \t]*{name}[ \t]*:?=[ \t]*("(?:[^"\\\n]|\\.)*")[ \t]*(?:#.*)?$'
 
 _PARTS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -93,15 +96,16 @@ def index_parts(user_files: Iterable[RegoFile]) -> frozenset[IndexPart] | None:
     """The index parts the user modules can reach, or None when that is not
     known from their text (then every part is injected).
 
-    Known means: every mention of a query name or of the index's data key is a
-    ``snyk.`` query call with its relation name written literally. Anything
-    else (a name computed at run time, an import alias, a user function of the
-    same name, reading the index directly) makes it unknown.
+    Known means: every mention of a query name is a ``snyk.`` query call with
+    its relation name written literally, and nothing names the index or the
+    library's helpers reading it. Anything else (a name computed at run time,
+    an import alias, a user function of the same name, reading the index
+    directly) makes it unknown.
     """
     parts: set[IndexPart] = set()
     for file in user_files:
         mentions = name_counts(file.text)
-        if mentions[INDEX_KEY]:
+        if any(mentions[name] for name in (INDEX_KEY, *INDEX_READERS)):
             return None
         found = query_calls([file])
         if sum(mentions[q] for q in RELATION_QUERIES) != len(found):

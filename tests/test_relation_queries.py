@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from pathlib import Path
 
@@ -10,7 +11,14 @@ from oracle import needs_opa
 
 from engine.evaluator import RuleEvaluator
 from engine.inputs import load_inputs
-from engine.relation_queries import IndexPart, QueryCall, index_parts, query_calls
+from engine.paths import REGO_LIB_DIR
+from engine.relation_queries import (
+    INDEX_READERS,
+    IndexPart,
+    QueryCall,
+    index_parts,
+    query_calls,
+)
 from engine.rule_set import compile_rule_set
 from engine.sources import RegoFile, load_sources
 
@@ -64,12 +72,24 @@ def test_anything_not_read_literally_injects_the_whole_index() -> None:
         "f(n) := snyk.relates(r, n)",  # a name passed in
         "relates(a, b) := a == b",  # a user function of the same name
         "x := data.__rego_engine_input.relations",  # the index read directly
+        'x := snyk._places("fwd", "a", r)',  # the library's index readers
+        'x := snyk._annotated("back", "a", r)',
     ]
     for text in unknown:
         assert index_parts([_file(text)]) is None, text
     text = 'package rules.y\nimport data.snyk as s\nx := s.relates(r, "a")\n'
     aliased = RegoFile(Path("a.rego"), "a.rego", text, 1)
     assert index_parts([aliased]) is None
+
+
+def test_the_index_readers_are_those_of_the_shipped_library() -> None:
+    text = (REGO_LIB_DIR / "snyk.rego").read_text()
+    readers = {
+        line.split("(")[0]
+        for line in re.split(r"\n(?=\S)", text)
+        if "__rego_engine_input.relations" in line and not line.startswith("#")
+    }
+    assert readers == set(INDEX_READERS)
 
 
 def _literal_queries() -> str:
