@@ -24,7 +24,7 @@ from engine.compiler import compile_policy
 from engine.sources import load_sources
 from engine.wasm_host import PolicyInstance, _ExportCall
 
-CALLS = int(sys.argv[1]) if len(sys.argv) > 1 else 3_000
+CALLS = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
 FRAGMENTS = 2_000
 """Free blocks left on the malloc free list before a big-heap loop."""
 REPEATS = 5
@@ -32,6 +32,7 @@ REPEATS = 5
 CASES = {
     "no call": "x := i",
     "concat (native)": 'x := concat("-", ["r", s])',
+    "host call doing nothing": "x := __bench_noop(s)",
     "sprintf": 'x := sprintf("bucket %s allows %d ports", [s, i])',
     "regex.replace": 'x := regex.replace(s, "[0-9]+", "N")',
     "strings.any_prefix_match": 'x := strings.any_prefix_match(s, ["a", "b"])',
@@ -58,6 +59,18 @@ FRAGMENT = BuiltinDecl(
     description="bench-only: leaves N free blocks on the malloc free list",
     source="bench",
 )
+
+
+NOOP = BuiltinDecl(
+    name="__bench_noop",
+    decl={"type": "function", "args": [{"type": "any"}], "result": {"type": "any"}},
+    description="bench-only: returns its argument untouched (the floor of a host call)",
+    source="bench",
+)
+
+
+def _noop(_inst: PolicyInstance, addr: int) -> int:
+    return addr
 
 
 def _fragment(inst: PolicyInstance, n_addr: int) -> int:
@@ -90,8 +103,10 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="bench-builtins-"))
     (root / "b.rego").write_text(_policy_source())
     entrypoints = [f"b/{h}_{n}" for n in range(len(CASES)) for h in ("small", "big")]
-    policy = compile_policy(load_sources([root]), entrypoints, decls=[FRAGMENT])
-    inst = PolicyInstance(policy, custom={"__bench_fragment": _fragment})
+    policy = compile_policy(load_sources([root]), entrypoints, decls=[FRAGMENT, NOOP])
+    inst = PolicyInstance(
+        policy, custom={"__bench_fragment": _fragment, "__bench_noop": _noop}
+    )
     inst.set_input(json.dumps({"name": "bucket-17-logs"}).encode())
     print(f"{CALLS} calls per loop; big heap: {FRAGMENTS} blocks on the free list")
     print(f"{'builtin':26} {'small heap':>22} {'big heap':>22}")

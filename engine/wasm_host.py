@@ -730,7 +730,12 @@ class PolicyInstance:
         raise BuiltinUnavailable(f"builtin {name} {why}{where}")
 
     def _call_value_builtin(self, impl: Callable[..., Any], *args: int) -> int:
-        py_args = [self.to_python(a) for a in args]
+        reader = self._current_reader()  # reading allocates nothing: one reader serves all
+        budget = self.limits.max_output_bytes
+        try:
+            py_args = [reader.read_within(a, budget) for a in args]
+        except Exception:  # as to_python: the text path measures exactly, or fails the same
+            py_args = [values.parse(self.bounded_value_dump(a, "its argument")) for a in args]
         try:
             result = impl(*py_args)
         except BuiltinError:
