@@ -220,13 +220,19 @@ class ValueReader:
                     left, obj[values.hashable_key(key)] = self._counted(value_addr, left)
             return left, obj
         if tag == NUMBER:
-            if mem[addr + 1] == _NUMBER_REF:
-                left -= _2U32.unpack_from(mem, addr + 8)[1]
-            else:
+            if mem[addr + 1] != _NUMBER_REF:
                 left -= 20
+                if left < 0:
+                    raise ReadBudgetExceeded
+                return left, self._number(addr)
+            ptr, length = _2U32.unpack_from(mem, addr + 8)
+            left -= length
             if left < 0:
                 raise ReadBudgetExceeded
-            return left, self._number(addr)
+            text = str(mem[ptr : ptr + length], "ascii")
+            digits = text[1:] if text[:1] == "-" else text
+            # An integer literal (the common case) without parse_number's scan.
+            return left, int(text) if digits.isdigit() else values.parse_number(text)
         if tag in (NULL, BOOLEAN, BOOLEAN_INTERNED):
             left -= 5
             if left < 0:
