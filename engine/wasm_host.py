@@ -10,7 +10,10 @@ maximum size).
 Builtins the module imports are dispatched to, in order: custom handlers
 given by the caller (functions over raw value addresses, so they can return
 pointers to values already in memory), the host implementations of standard
-builtins (:mod:`engine.host_builtins`), or a refusal.
+builtins (:mod:`engine.host_builtins`), or a refusal. Their arguments are
+read straight from linear memory and scalar results written in place
+(:mod:`engine.wasm_memory`), so a call needs at most one call back into Wasm
+(an allocation) where a text round trip needed three.
 """
 
 from __future__ import annotations

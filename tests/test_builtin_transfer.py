@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import values
+from engine import values, wasm_host
 from engine.capabilities import BuiltinDecl
 from engine.compiler import CompiledPolicy, compile_policy
 from engine.sources import PolicySources, RegoFile
@@ -270,6 +270,14 @@ def test_interrupt_in_a_handler_reaches_the_caller_as_itself() -> None:
     with pytest.raises(KeyboardInterrupt):
         inst.evaluate("t/scalars")
     assert inst.evaluate("t/native")[0]["max"] == 2**63 - 1
+
+
+def test_closing_an_instance_frees_its_host_functions() -> None:
+    before = len(wasm_host._HOST_FUNCS)
+    inst = make()
+    assert len(wasm_host._HOST_FUNCS) > before  # those the module imports
+    inst.close()
+    assert len(wasm_host._HOST_FUNCS) == before
 
 
 def test_process_with_live_instances_exits_cleanly(tmp_path: Path) -> None:
