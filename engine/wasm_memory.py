@@ -173,6 +173,15 @@ class ValueReader:
             return values.Set(self.read(a) for a in self.set_members(addr))
         raise MemoryReadError(f"no OPA value at address {addr} (type tag {tag})")
 
+    def _number(self, addr: int) -> int | float | Any:
+        repr_ = self._mem[addr + 1]
+        if repr_ == _NUMBER_INT:
+            return _I64.unpack_from(self._mem, addr + 8)[0]
+        if repr_ == _NUMBER_REF:
+            ptr, length = _2U32.unpack_from(self._mem, addr + 8)
+            return values.parse_number(bytes(self._mem[ptr : ptr + length]).decode("ascii"))
+        raise MemoryReadError(f"number at {addr} has an unknown representation {repr_}")
+
     def read_within(self, addr: int, budget: int) -> Any:
         """:meth:`read`, refusing with :class:`ReadBudgetExceeded` a value whose
         Rego text (as ``opa_value_dump`` writes it) might be longer than
@@ -252,12 +261,3 @@ class ValueReader:
                     members.append(value)
             return left, values.Set(members)
         raise MemoryReadError(f"no OPA value at address {addr} (type tag {tag})")
-
-    def _number(self, addr: int) -> int | float | Any:
-        repr_ = self._mem[addr + 1]
-        if repr_ == _NUMBER_INT:
-            return _I64.unpack_from(self._mem, addr + 8)[0]
-        if repr_ == _NUMBER_REF:
-            ptr, length = _2U32.unpack_from(self._mem, addr + 8)
-            return values.parse_number(bytes(self._mem[ptr : ptr + length]).decode("ascii"))
-        raise MemoryReadError(f"number at {addr} has an unknown representation {repr_}")
