@@ -32,6 +32,40 @@ class MemoryReadError(Exception):
     """The memory at an address does not hold an OPA value."""
 
 
+class ReadBudgetExceeded(Exception):
+    """The value's text could be longer than :meth:`ValueReader.read_within` allows."""
+
+
+_STRING_HEAD = struct.Struct("<BBxxII")
+"""``opa_string_t`` (wasm32): type, ``free`` flag, length, pointer to the bytes."""
+_NUMBER_REF_HEAD = struct.Struct("<BBxxxxxxIIBxxx")
+"""``opa_number_t`` holding a reference: type, repr, then the union at offset 8
+(``opa_number_ref_t``: pointer, length, ``free`` flag), 24 bytes in all."""
+_BOOLEAN = struct.Struct("<BB")
+"""``opa_boolean_t``: type, value."""
+STRING_HEAD_SIZE = _STRING_HEAD.size
+NUMBER_REF_HEAD_SIZE = _NUMBER_REF_HEAD.size
+
+
+def string_block(addr: int, data: bytes) -> bytes:
+    """An ``opa_string_t`` to be placed at ``addr`` with its UTF-8 bytes right
+    after it, in one allocation: ``free`` is 0, so freeing the string frees
+    that one block (``opa_string_free`` frees ``v`` only when the flag is set)."""
+    return _STRING_HEAD.pack(STRING, 0, len(data), addr + STRING_HEAD_SIZE) + data
+
+
+def number_ref_block(addr: int, text: bytes) -> bytes:
+    """An ``opa_number_t`` referencing the number literal ``text`` placed right
+    after it, in one allocation (the reference's ``free`` flag is 0)."""
+    head = _NUMBER_REF_HEAD.pack(NUMBER, _NUMBER_REF, addr + NUMBER_REF_HEAD_SIZE, len(text), 0)
+    return head + text
+
+
+def boolean_block(value: bool) -> bytes:
+    """An ``opa_boolean_t``."""
+    return _BOOLEAN.pack(BOOLEAN, value)
+
+
 class ValueReader:
     """Reads values from a snapshot view of one instance's memory.
 
@@ -43,6 +77,11 @@ class ValueReader:
         self._mem = memoryview((ctypes.c_ubyte * size).from_address(base)).cast("B")
         self._base = base
         self._size = size
+
+    @property
+    def base(self) -> int:
+        """The host address of the memory's first byte."""
+        return self._base
 
     def kind(self, addr: int) -> int:
         """The value's type tag, interned strings and booleans folded in."""
@@ -158,3 +197,83 @@ class ValueReader:
             ptr, length = _2U32.unpack_from(self._mem, addr + 8)
             return values.parse_number(bytes(self._mem[ptr : ptr + length]).decode("ascii"))
         raise MemoryReadError(f"number at {addr} has an unknown representation {repr_}")
+
+    def read_within(self, addr: int, budget: int) -> Any:
+        """:meth:`read`, refusing with :class:`ReadBudgetExceeded` a value whose
+        Rego text (as ``opa_value_dump`` writes it) might be longer than
+        ``budget`` bytes. The count is an upper bound, not the exact size (a
+        string byte counts as 6, as if escaped), and it stops the read as soon
+        as it is passed, so a huge value is refused without being read."""
+        return self._counted(addr, budget)[1]
+
+    def _counted(self, addr: int, left: int) -> tuple[int, Any]:
+        """(budget left, value at ``addr``); see :meth:`read_within`."""
+        mem = self._mem
+        if not 0 < addr < self._size:
+            raise MemoryReadError(f"address {addr} is outside memory")
+        tag = mem[addr]
+        if tag in (STRING, STRING_INTERNED):
+            length, ptr = _2U32.unpack_from(mem, addr + 4)
+            left -= 6 * length + 2
+            if left < 0:
+                raise ReadBudgetExceeded
+            if ptr + length > self._size:
+                raise MemoryReadError(f"string at {addr} runs past the end of memory")
+            return left, str(mem[ptr : ptr + length], "utf-8")
+        if tag == ARRAY:
+            elems, length = _2U32.unpack_from(mem, addr + 4)
+            left -= 3 * length + 2  # each element: a separator and at least one byte
+            if left < 0:
+                raise ReadBudgetExceeded
+            out = []
+            if length:
+                for elem in struct.unpack_from(f"<{2 * length}I", mem, elems)[1::2]:
+                    left, value = self._counted(elem, left)
+                    out.append(value)
+            return left, out
+        if tag == OBJECT:
+            buckets, n, length = _3U32.unpack_from(mem, addr + 4)
+            left -= 4 * length + 2  # each entry: a separator and ": "
+            if left < 0:
+                raise ReadBudgetExceeded
+            obj = {}
+            for head in struct.unpack_from(f"<{n}I", mem, buckets) if n else ():
+                elem = head
+                while elem:
+                    key_addr, value_addr, elem = _3U32.unpack_from(mem, elem)
+                    left, key = self._counted(key_addr, left)
+                    left, obj[values.hashable_key(key)] = self._counted(value_addr, left)
+            return left, obj
+        if tag == NUMBER:
+            if mem[addr + 1] != _NUMBER_REF:
+                left -= 20
+                if left < 0:
+                    raise ReadBudgetExceeded
+                return left, self._number(addr)
+            ptr, length = _2U32.unpack_from(mem, addr + 8)
+            left -= length
+            if left < 0:
+                raise ReadBudgetExceeded
+            text = str(mem[ptr : ptr + length], "ascii")
+            digits = text[1:] if text[:1] == "-" else text
+            # An integer literal (the common case) without parse_number's scan.
+            return left, int(text) if digits.isdigit() else values.parse_number(text)
+        if tag in (NULL, BOOLEAN, BOOLEAN_INTERNED):
+            left -= 5
+            if left < 0:
+                raise ReadBudgetExceeded
+            return left, None if tag == NULL else bool(mem[addr + 1])
+        if tag == SET:
+            buckets, n, length = _3U32.unpack_from(mem, addr + 4)
+            left -= 3 * length + 5  # "set()", or braces and separators
+            if left < 0:
+                raise ReadBudgetExceeded
+            members = []
+            for head in struct.unpack_from(f"<{n}I", mem, buckets) if n else ():
+                elem = head
+                while elem:
+                    member, elem = _2U32.unpack_from(mem, elem)
+                    left, value = self._counted(member, left)
+                    members.append(value)
+            return left, values.Set(members)
+        raise MemoryReadError(f"no OPA value at address {addr} (type tag {tag})")
