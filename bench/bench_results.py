@@ -9,9 +9,9 @@ States and prints, for each size, measured in the same run:
 - building the results (``build_rule_results``), per info;
 - making the per-input ``ResourceIndex``.
 
-Reading and building are pure given the evaluated rule, so each is repeated
-and the fastest repeat counted. Run on demand (``python bench/bench_results.py
-[SIZES]``); nothing is asserted.
+The phases are timed in CPU time (steadier than the wall clock on a shared
+machine), each the fastest of several passes over the rules. Run on demand
+(``python bench/bench_results.py [SIZES]``); nothing is asserted.
 """
 
 from __future__ import annotations
@@ -43,16 +43,16 @@ def _infos(run: RuleRun) -> int:
 
 
 def _timed_evaluation(evaluator: RuleEvaluator, spent: list[float]) -> None:
-    """Add the seconds of every Wasm evaluation of ``evaluator`` to ``spent[0]``."""
+    """Add the CPU seconds of every Wasm evaluation of ``evaluator`` to ``spent[0]``."""
     instance = evaluator._instance
     evaluate = instance.eval_addr
 
     def timed(entrypoint: str) -> int:
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             return evaluate(entrypoint)
         finally:
-            spent[0] += time.perf_counter() - start
+            spent[0] += time.process_time() - start
 
     instance.eval_addr = timed  # type: ignore[method-assign]
 
@@ -68,21 +68,21 @@ def measure(state: State, rules: Path, repeats: int) -> tuple[float, float, floa
         evaluator = RuleEvaluator(rule_set, LIMITS)
         with collector_paused():  # as in a scan
             evaluator.load(state)
-            start = time.perf_counter()
+            start = time.process_time()
             index = ResourceIndex(state)
-            index_s = time.perf_counter() - start
+            index_s = time.process_time() - start
             spent = [0.0]
             _timed_evaluation(evaluator, spent)
             running = building = 0.0
             infos = 0
             for rule in range(len(rule_set.rules)):
-                start = time.perf_counter()
+                start = time.process_time()
                 run = evaluator.run(rule)
-                running += time.perf_counter() - start
+                running += time.process_time() - start
                 assert not run.errors, run.errors
-                start = time.perf_counter()
+                start = time.process_time()
                 build_rule_results(run, state, index)
-                building += time.perf_counter() - start
+                building += time.process_time() - start
                 infos += _infos(run)
         for i, seconds in enumerate((running - spent[0], building, index_s)):
             best[i] = min(best[i], seconds)

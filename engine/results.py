@@ -284,39 +284,42 @@ class _ResultSet:
         get = info.get
         resolve = self.resolver.key_of
         resource = resolve(get("resource"))
-        primary = resolve(get("primary_resource")) or resource or current
-        if primary is None and isinstance(get("resource_type"), str):
-            primary = ("", info["resource_type"], "")
-        tag = get("result_tag")
-        correlation = get("correlation")
-        if correlation is None:  # builder(), inline
-            tag = tag if type(tag) is str else _tag(tag)
-            builder = self.builders.get((primary, tag))
+        # Most infos hold a resource and a message only: the other fields are
+        # looked up only when the info has more.
+        plain = len(info) == ("resource" in info) + ("message" in info)
+        if plain:
+            primary = resource or current
+            builder = self.builders.get((primary, ""))  # builder(), inline
             if builder is None:
-                builder = self.builders[primary, tag] = _Builder(primary, tag)
+                builder = self.builders[primary, ""] = _Builder(primary, "")
         else:
-            builder = self.builder(correlation, primary, _tag(tag))
+            primary = resolve(get("primary_resource")) or resource or current
+            if primary is None and isinstance(get("resource_type"), str):
+                primary = ("", info["resource_type"], "")
+            builder = self.builder(get("correlation"), primary, _tag(get("result_tag")))
+            self._details(builder, info)
         builder.passed = False
         message = get("message")
         if isinstance(message, str) and message:
             builder.messages.add(message)
-        severity = get("severity")
-        if isinstance(severity, str) and severity:
-            builder.severities.append(severity)
-        remediation = get("remediation")
-        if isinstance(remediation, str) and remediation:
-            builder.remediations.append(remediation)
-        context = get("context")
-        if context is not None:
-            builder.contexts.append(context)
-        graph = get("graph")
-        if graph is not None:
-            self._add_graph(builder, graph)
         target = resource or (current if primary == current else None)
         if primary is not None and primary[2] and primary != target:
             builder.add_resource(primary)
         if target is not None:
-            builder.add_resource(target, get("attributes"))
+            builder.add_resource(target, None if plain else get("attributes"))
+
+    def _details(self, builder: _Builder, info: dict[str, Any]) -> None:
+        """Add an info's severity, remediation, context and graph to its result."""
+        severity = info.get("severity")
+        if isinstance(severity, str) and severity:
+            builder.severities.append(severity)
+        remediation = info.get("remediation")
+        if isinstance(remediation, str) and remediation:
+            builder.remediations.append(remediation)
+        context = info.get("context")
+        if context is not None:
+            builder.contexts.append(context)
+        self._add_graph(builder, info.get("graph"))
 
     def resources(self, info: Any) -> None:
         """Add a ``resources`` info: attach the resource, passing unless denied."""
