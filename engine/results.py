@@ -227,17 +227,21 @@ class _Builder:
         self.result_tag = result_tag
         self.passed = True
         self.messages: set[str] = set()
-        self.severities: list[str] = []
-        self.remediations: list[str] = []
-        self.contexts: list[Any] = []
-        self.graph: dict[bytes, dict[str, Any]] = {}
-        self.resources: dict[ResourceKey, dict[bytes, tuple[Any, ...]]] = {}
+        # What few infos give is made when first given (most results have none).
+        self.severities: list[str] | None = None
+        self.remediations: list[str] | None = None
+        self.contexts: list[Any] | None = None
+        self.graph: dict[bytes, dict[str, Any]] | None = None
+        self.resources: dict[ResourceKey, dict[bytes, tuple[Any, ...]] | None] = {}
+        """Attached resources → their attribute paths by text (None: none yet)."""
 
     def add_resource(self, key: ResourceKey, attributes: Any = None) -> None:
-        paths = self.resources.setdefault(key, {})
+        paths = self.resources.setdefault(key, None)
         if isinstance(attributes, list):
             for path in attributes:
                 if isinstance(path, list):
+                    if paths is None:
+                        paths = self.resources[key] = {}
                     paths[values.dumps(path)] = tuple(path)
 
 
@@ -312,12 +316,15 @@ class _ResultSet:
         """Add an info's severity, remediation, context and graph to its result."""
         severity = info.get("severity")
         if isinstance(severity, str) and severity:
+            builder.severities = builder.severities or []
             builder.severities.append(severity)
         remediation = info.get("remediation")
         if isinstance(remediation, str) and remediation:
+            builder.remediations = builder.remediations or []
             builder.remediations.append(remediation)
         context = info.get("context")
         if context is not None:
+            builder.contexts = builder.contexts or []
             builder.contexts.append(context)
         self._add_graph(builder, info.get("graph"))
 
@@ -363,6 +370,7 @@ class _ResultSet:
                 "label": edge.get("label"),
                 "target": self._ref(edge.get("target")),
             }
+            builder.graph = builder.graph or {}
             builder.graph[values.dumps(rendered)] = rendered
 
     def _ref(self, resource: Any) -> Any:
@@ -381,6 +389,7 @@ class _ResultSet:
     def _attributes(
         self, key: ResourceKey, paths: dict[bytes, tuple[Any, ...]]
     ) -> list[AttributeRef]:
+        """The attribute paths of one resource of a result, in order, located."""
         return [AttributeRef(p, _located(self.resolver, key, p)) for _, p in sorted(paths.items())]
 
     def _result(
