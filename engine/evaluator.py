@@ -94,6 +94,8 @@ class RuleEvaluator:
             )
         )
         self._state: State | None = None
+        self._references: tuple[object, dict[int, dict[str, Any]]] = (None, {})
+        """The resident objects' references, shared by the rules run on one input."""
         self._instance = self._new_instance()
         if statics is not None and len(statics) != len(rule_set.rules):
             raise ValueError("statics must give one entry per rule")
@@ -197,14 +199,18 @@ class RuleEvaluator:
         found = self.api.handover.evaluate(instance, self.rule_set.entrypoint(index, kind))
         reader = instance.reader()
         limits = instance.limits
+        resident = self.api.resident_objects(reader)
+        if self._references[0] is not resident:  # a new input, or a new instance
+            self._references = (resident, {})
         judgements = JudgementReader(
             reader,
-            self.api.resident_objects(reader),
+            resident,
             budget=limits.max_output_bytes,
             over_budget=lambda: OutputLimitExceeded(
                 f"the result is over the output limit of {limits.max_output_mb:g} MiB"
                 " (a rule producing too many results?); raise --max-output"
             ),
+            references=self._references[1],
         )
         return judgements, found
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import orjson
+
 from engine import values
 from engine.wasm_memory import ARRAY, OBJECT, SET, STRING, ValueReader
 
@@ -23,6 +25,10 @@ REF_KEYS = ("_id", "id", "_type", "_namespace")
 
 _RESOURCE_KEYS = frozenset({"resource", "primary_resource"})
 _EDGE_KEYS = frozenset({"source", "target"})
+
+
+_OTHER, _RESOURCE, _EDGES = 0, 1, 2
+"""What an info's field holds, by its key: anything, a resource object, edges."""
 
 
 class JudgementReader:
@@ -39,17 +45,22 @@ class JudgementReader:
         resident: Mapping[int, dict[str, Any]],
         budget: int | None = None,
         over_budget: Callable[[], Exception] | None = None,
+        references: dict[int, dict[str, Any]] | None = None,
     ) -> None:
         """``budget`` bounds the text size of what is read (as ``opa_value_dump``
         would write it, infos counted one by one); ``over_budget`` makes the
-        error raised past it."""
+        error raised past it. ``references`` caches the references of resident
+        objects by address: pass the same dict for every evaluation over one
+        ``resident`` mapping to share them (and their identity) between rules."""
         self.reader = reader
         self.resident = resident
         self._budget = budget
         self._over_budget = over_budget
-        self._references: dict[int, dict[str, Any]] = {}
+        self._references: dict[int, dict[str, Any]] = {} if references is None else references
         self._keys: dict[int, Any] = {}
         """Object keys by address: a rule's constant keys are one value in memory."""
+        self._info_keys: dict[int, tuple[Any, int]] = {}
+        """An info's keys by address, with what their field holds."""
 
     def _key(self, addr: int) -> Any:
         key = self._keys.get(addr)
@@ -76,23 +87,58 @@ class JudgementReader:
         (in the set's order); anything else is read whole."""
         if self.reader.kind(addr) != SET:
             return self._spend(self.reader.read(addr))
-        return [self._spend(self.info(member)) for member in self.reader.set_members(addr)]
+        info = self.info
+        if self._budget is None:
+            return [info(member) for member in self.reader.set_members(addr)]
+        out = []
+        for member in self.reader.set_members(addr):
+            value = info(member)
+            self._spend(value)
+            out.append(value)
+        return out
 
     def _spend(self, value: Any) -> Any:
         if self._budget is not None:
-            self._budget -= len(values.dumps(value, finite=True)) + 1
+            try:
+                size = len(orjson.dumps(value))  # values.dumps' fast path, without its call
+            except TypeError:
+                size = len(values.dumps(value, finite=True))
+            self._budget -= size + 1
             if self._budget < 0:
                 raise (self._over_budget or OverflowError)()
         return value
 
     def info(self, addr: int) -> Any:
         """One info, with its resource objects cut down to references."""
-        return self._cut(addr, _RESOURCE_KEYS, "graph")
+        reader = self.reader
+        if reader.kind(addr) != OBJECT:
+            return reader.read(addr)
+        roles, references = self._info_keys, self._references
+        out: dict[Any, Any] = {}
+        for key_addr, value_addr in reader.object(addr):
+            known = roles.get(key_addr)
+            if known is None:
+                key = self._key(key_addr)
+                role = (
+                    _RESOURCE if key in _RESOURCE_KEYS else _EDGES if key == "graph" else _OTHER
+                )
+                known = roles[key_addr] = (key, role)
+            key, role = known
+            if role == _OTHER:
+                out[key] = reader.read(value_addr)
+            elif role == _RESOURCE and value_addr in references:  # an object already met
+                out[key] = references[value_addr]
+            elif role == _RESOURCE and reader.kind(value_addr) == OBJECT:
+                out[key] = self.reference(value_addr)
+            elif role == _EDGES and reader.kind(value_addr) == ARRAY:
+                out[key] = [self._cut(e, _EDGE_KEYS) for e in reader.array(value_addr)]
+            else:
+                out[key] = reader.read(value_addr)
+        return out
 
-    def _cut(self, addr: int, resource_keys: frozenset[str], edges_key: str | None) -> Any:
+    def _cut(self, addr: int, resource_keys: frozenset[str]) -> Any:
         """The object at ``addr`` with the objects under ``resource_keys`` cut
-        down to references, and so the ``source``/``target`` of each edge in
-        the array under ``edges_key``; anything else is read whole."""
+        down to references; anything else is read whole."""
         reader = self.reader
         if reader.kind(addr) != OBJECT:
             return reader.read(addr)
@@ -101,8 +147,6 @@ class JudgementReader:
             key = self._key(key_addr)
             if key in resource_keys and reader.kind(value_addr) == OBJECT:
                 out[key] = self.reference(value_addr)
-            elif key == edges_key and reader.kind(value_addr) == ARRAY:
-                out[key] = [self._cut(e, _EDGE_KEYS, None) for e in reader.array(value_addr)]
             else:
                 out[key] = reader.read(value_addr)
         return out
@@ -114,7 +158,12 @@ class JudgementReader:
             return known
         obj = self.resident.get(addr)
         if obj is not None:
-            known = self._references[addr] = {key: obj[key] for key in REF_KEYS}
+            known = self._references[addr] = {
+                "_id": obj["_id"],
+                "id": obj["id"],
+                "_type": obj["_type"],
+                "_namespace": obj["_namespace"],
+            }
             return known
         reader = self.reader
         out = {}

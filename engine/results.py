@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from engine import values
@@ -76,6 +77,9 @@ class RuleResults:
     results: list[Result]
 
 
+_UNKNOWN = object()
+
+
 class ResourceIndex:
     """Maps resource references from rule output back to a State's resources.
 
@@ -85,15 +89,18 @@ class ResourceIndex:
     def __init__(self, state: State) -> None:
         self.source_map = state.source_map
         self._locations: dict[tuple[ResourceKey, AttributePath | None], Any] = {}
+        self._resource_locations: dict[ResourceKey, Any] = {}
         self._state = state
         self._by_key: dict[ResourceKey, Resource] = {}
-        self.by_logical: dict[tuple[str, str], Resource] = {}
+        self.by_logical: dict[tuple[str, str], ResourceKey] = {}
+        """(type, logical id) → key of the resource (the last of that id)."""
         self._by_visible: dict[tuple[str, str], Resource] | None = None
         by_key, by_logical = self._by_key, self.by_logical
         for resource in state.all_resources():
             rtype, rid = resource.type, resource.id
-            by_key.setdefault((resource.namespace, rtype, rid), resource)
-            by_logical[rtype, rid] = resource
+            key = (resource.namespace, rtype, rid)
+            by_key.setdefault(key, resource)
+            by_logical[rtype, rid] = key
 
     @property
     def by_visible(self) -> dict[tuple[str, str], Resource]:
@@ -113,20 +120,22 @@ class ResourceIndex:
             rtype = rtype if isinstance(rtype, str) else ""
         logical = ref.get("_id")
         if type(logical) is str and logical:
-            found = self.by_logical.get((rtype, logical))
-            if found is not None:
-                return (found.namespace, found.type, found.id)
+            key = self.by_logical.get((rtype, logical))
+            if key is not None:
+                return key
         namespace = ref.get("_namespace")
         if isinstance(logical, str) and logical:
-            found = self.by_logical.get((rtype, logical))
+            key = self.by_logical.get((rtype, logical))
+            if key is not None:
+                return key
         else:
             visible = ref.get("id")
             if not isinstance(visible, str):
                 return None
             found = self.by_visible.get((rtype, visible))
+            if found is not None:
+                return (found.namespace, found.type, found.id)
             logical = visible
-        if found is not None:
-            return (found.namespace, found.type, found.id)
         return (namespace if isinstance(namespace, str) else "", rtype, logical)
 
     def key_of_fugue(self, judgement: dict[str, Any]) -> ResourceKey:
@@ -134,15 +143,26 @@ class ResourceIndex:
         rtype = judgement.get("type") if isinstance(judgement.get("type"), str) else ""
         rid = judgement.get("id") if isinstance(judgement.get("id"), str) else ""
         namespace = judgement.get("namespace")
-        found = self.by_visible.get((rtype, rid)) or self.by_logical.get((rtype, rid))
+        found = self.by_visible.get((rtype, rid))
         if found is not None:
             return (found.namespace, found.type, found.id)
+        key = self.by_logical.get((rtype, rid))
+        if key is not None:
+            return key
         return (namespace if isinstance(namespace, str) else "", rtype, rid)
 
     def location(self, key: ResourceKey, path: AttributePath | None = None) -> Any:
         """Where a resource (``path`` None) or one of its attribute paths is
         written, as results show it: from the State's source map when it has
         one, else the resource's ``meta.location`` (attribute paths: None)."""
+        if path is None:
+            known = self._resource_locations.get(key, _UNKNOWN)
+            if known is _UNKNOWN:
+                known = self._resource_locations[key] = self._location(key, None)
+            return known
+        return self._location(key, path)
+
+    def _location(self, key: ResourceKey, path: AttributePath | None) -> Any:
         found = self._by_key.get(key)
         if found is None:
             return None
@@ -187,25 +207,41 @@ def _tag(value: Any) -> str:
     return value if isinstance(value, str) else values.dumps_json(value).decode()
 
 
-@dataclass
 class _Builder:
     """Accumulates one result while infos with its identity arrive."""
 
-    primary: ResourceKey | None
-    result_tag: str
-    passed: bool = True
-    messages: set[str] = field(default_factory=set)
-    severities: list[str] = field(default_factory=list)
-    remediations: list[str] = field(default_factory=list)
-    contexts: list[Any] = field(default_factory=list)
-    graph: dict[bytes, dict[str, Any]] = field(default_factory=dict)
-    resources: dict[ResourceKey, dict[bytes, tuple[Any, ...]]] = field(default_factory=dict)
+    __slots__ = (
+        "contexts",
+        "graph",
+        "messages",
+        "passed",
+        "primary",
+        "remediations",
+        "resources",
+        "result_tag",
+        "severities",
+    )
+
+    def __init__(self, primary: ResourceKey | None, result_tag: str) -> None:
+        self.primary = primary
+        self.result_tag = result_tag
+        self.passed = True
+        self.messages: set[str] = set()
+        # What few infos give is made when first given (most results have none).
+        self.severities: list[str] | None = None
+        self.remediations: list[str] | None = None
+        self.contexts: list[Any] | None = None
+        self.graph: dict[bytes, dict[str, Any]] | None = None
+        self.resources: dict[ResourceKey, dict[bytes, tuple[Any, ...]] | None] = {}
+        """Attached resources → their attribute paths by text (None: none yet)."""
 
     def add_resource(self, key: ResourceKey, attributes: Any = None) -> None:
-        paths = self.resources.setdefault(key, {})
+        paths = self.resources.setdefault(key, None)
         if isinstance(attributes, list):
             for path in attributes:
                 if isinstance(path, list):
+                    if paths is None:
+                        paths = self.resources[key] = {}
                     paths[values.dumps(path)] = tuple(path)
 
 
@@ -224,8 +260,9 @@ class _ResultSet:
         self.resolver = index
         self.builders: dict[Any, _Builder] = {}
 
-    def builder(self, info: dict[str, Any], primary: ResourceKey | None, tag: str) -> _Builder:
-        correlation = info.get("correlation")
+    def builder(self, correlation: Any, primary: ResourceKey | None, tag: str) -> _Builder:
+        """The result an info with ``correlation`` (None: none), primary resource
+        and ``result_tag`` belongs to."""
         if isinstance(correlation, str) and correlation:
             identity: Any = ("correlation", correlation)
         else:
@@ -241,38 +278,55 @@ class _ResultSet:
             return
         if not isinstance(info, dict):
             message = info if isinstance(info, str) else ""
-            builder = self.builder({}, current, "")
+            builder = self.builder(None, current, "")
             builder.passed = False
             if message:
                 builder.messages.add(message)
             if current is not None:
                 builder.add_resource(current)
             return
+        get = info.get
         resolve = self.resolver.key_of
-        resource = resolve(info.get("resource"))
-        primary = resolve(info.get("primary_resource")) or resource or current
-        if primary is None and isinstance(info.get("resource_type"), str):
-            primary = ("", info["resource_type"], "")
-        tag = _tag(info.get("result_tag"))
-        builder = self.builder(info, primary, tag)
+        resource = resolve(get("resource"))
+        # Most infos hold a resource and a message only: the other fields are
+        # looked up only when the info has more.
+        plain = len(info) == ("resource" in info) + ("message" in info)
+        if plain:
+            primary = resource or current
+            builder = self.builders.get((primary, ""))  # builder(), inline
+            if builder is None:
+                builder = self.builders[primary, ""] = _Builder(primary, "")
+        else:
+            primary = resolve(get("primary_resource")) or resource or current
+            if primary is None and isinstance(get("resource_type"), str):
+                primary = ("", info["resource_type"], "")
+            builder = self.builder(get("correlation"), primary, _tag(get("result_tag")))
+            self._details(builder, info)
         builder.passed = False
-        message = info.get("message")
+        message = get("message")
         if isinstance(message, str) and message:
             builder.messages.add(message)
-        for name, bucket in (
-            ("severity", builder.severities),
-            ("remediation", builder.remediations),
-        ):
-            if isinstance(info.get(name), str) and info[name]:
-                bucket.append(info[name])
-        if info.get("context") is not None:
-            builder.contexts.append(info["context"])
-        self._add_graph(builder, info.get("graph"))
         target = resource or (current if primary == current else None)
         if primary is not None and primary[2] and primary != target:
             builder.add_resource(primary)
         if target is not None:
-            builder.add_resource(target, info.get("attributes"))
+            builder.add_resource(target, None if plain else get("attributes"))
+
+    def _details(self, builder: _Builder, info: dict[str, Any]) -> None:
+        """Add an info's severity, remediation, context and graph to its result."""
+        severity = info.get("severity")
+        if isinstance(severity, str) and severity:
+            builder.severities = builder.severities or []
+            builder.severities.append(severity)
+        remediation = info.get("remediation")
+        if isinstance(remediation, str) and remediation:
+            builder.remediations = builder.remediations or []
+            builder.remediations.append(remediation)
+        context = info.get("context")
+        if context is not None:
+            builder.contexts = builder.contexts or []
+            builder.contexts.append(context)
+        self._add_graph(builder, info.get("graph"))
 
     def resources(self, info: Any) -> None:
         """Add a ``resources`` info: attach the resource, passing unless denied."""
@@ -282,7 +336,7 @@ class _ResultSet:
         if resource is None:
             return
         primary = self.resolver.key_of(info.get("primary_resource")) or resource
-        builder = self.builder(info, primary, _tag(info.get("result_tag")))
+        builder = self.builder(info.get("correlation"), primary, _tag(info.get("result_tag")))
         if primary != resource:
             builder.add_resource(primary)
         builder.add_resource(resource, info.get("attributes"))
@@ -292,7 +346,7 @@ class _ResultSet:
         if not isinstance(judgement, dict):
             return
         key = self.resolver.key_of_fugue(judgement)
-        builder = self.builder({}, key, "")
+        builder = self.builder(None, key, "")
         if key[2]:
             builder.add_resource(key)
         if judgement.get("valid") is not True:
@@ -303,7 +357,7 @@ class _ResultSet:
 
     def passing(self, key: ResourceKey) -> None:
         """A resource a single-resource rule found nothing against."""
-        self.builder({}, key, "").add_resource(key)
+        self.builder(None, key, "").add_resource(key)
 
     def _add_graph(self, builder: _Builder, graph: Any) -> None:
         if not isinstance(graph, list):
@@ -316,6 +370,7 @@ class _ResultSet:
                 "label": edge.get("label"),
                 "target": self._ref(edge.get("target")),
             }
+            builder.graph = builder.graph or {}
             builder.graph[values.dumps(rendered)] = rendered
 
     def _ref(self, resource: Any) -> Any:
@@ -325,66 +380,67 @@ class _ResultSet:
         return {"id": key[2], "type": key[1], "namespace": key[0]}
 
     def build(self, metadata: RuleMetadata, input_type: str) -> list[Result]:
-        out = []
-        for builder in self.builders.values():
-            out.append(self._result(builder, metadata, input_type))
-        out.sort(key=_result_order)
-        return out
+        remediation = metadata.remediation_for(input_type)
+        result = self._result
+        out = [result(b, metadata.severity, remediation) for b in self.builders.values()]
+        out.sort(key=itemgetter(0))
+        return [r for _, r in out]
 
-    def _attribute_location(self, key: ResourceKey, path: tuple[Any, ...]) -> Any:
-        steps = _attribute_path(path)
-        return self.resolver.location(key, steps) if steps is not None else None
+    def _attributes(
+        self, key: ResourceKey, paths: dict[bytes, tuple[Any, ...]]
+    ) -> list[AttributeRef]:
+        """The attribute paths of one resource of a result, in order, located."""
+        return [AttributeRef(p, _located(self.resolver, key, p)) for _, p in sorted(paths.items())]
 
-    def _result(self, builder: _Builder, metadata: RuleMetadata, input_type: str) -> Result:
+    def _result(
+        self, builder: _Builder, severity: str, remediation: str
+    ) -> tuple[tuple[Any, ...], Result]:
+        """The result ``builder`` gathered (``severity`` and ``remediation``: the
+        rule's), after the key results are ordered by: (namespace, type, id) of
+        the primary resource, result_tag, passed, message."""
         primary = builder.primary or ("", "", "")
-        if builder.primary is None and len(builder.resources) == 1:
-            primary = next(iter(builder.resources))
-        resources = [
-            ResultResource(
-                id=key[2],
-                type=key[1],
-                namespace=key[0],
-                location=self.resolver.location(key),
-                attributes=[
-                    AttributeRef(p, self._attribute_location(key, p))
-                    for _, p in sorted(paths.items())
-                ],
+        keyed = builder.resources
+        if builder.primary is None and len(keyed) == 1:
+            primary = next(iter(keyed))
+        locations = self.resolver._resource_locations
+        resources = []
+        for key, paths in sorted(keyed.items()) if len(keyed) > 1 else keyed.items():
+            location = locations.get(key, _UNKNOWN)
+            if location is _UNKNOWN:
+                location = self.resolver.location(key)
+            resources.append(
+                ResultResource(
+                    key[2], key[1], key[0], location, self._attributes(key, paths) if paths else []
+                )
             )
-            for key, paths in sorted(builder.resources.items())
-        ]
-        failed = not builder.passed
-        remediation = ""
-        if failed:
-            remediation = (
-                sorted(builder.remediations)[0]
-                if builder.remediations
-                else metadata.remediation_for(input_type)
-            )
+        messages = builder.messages
+        if len(messages) > 1:
+            message = "\n\n".join(sorted(messages))
+        else:
+            message = next(iter(messages)) if messages else ""
+        if builder.passed:
+            remediation = ""
+        elif builder.remediations:
+            remediation = min(builder.remediations)
         contexts = values.sort_values(builder.contexts) if builder.contexts else []
-        return Result(
-            passed=builder.passed,
-            message="\n\n".join(sorted(builder.messages)),
-            resource_id=primary[2],
-            resource_namespace=primary[0],
-            resource_type=primary[1],
-            result_tag=builder.result_tag,
-            severity=_pick_severity(builder.severities, metadata.severity),
-            remediation=remediation,
-            context=contexts[0] if contexts else None,
-            graph=[builder.graph[k] for k in sorted(builder.graph)],
-            resources=resources,
+        graph = builder.graph
+        order = (primary[0], primary[1], primary[2], builder.result_tag, builder.passed, message)
+        # Positional (a dataclass's __init__ takes them faster): passed, message,
+        # resource_id, resource_namespace, resource_type, result_tag, severity,
+        # remediation, context, graph, resources.
+        return order, Result(
+            builder.passed,
+            message,
+            primary[2],
+            primary[0],
+            primary[1],
+            builder.result_tag,
+            _pick_severity(builder.severities, severity) if builder.severities else severity,
+            remediation,
+            contexts[0] if contexts else None,
+            [graph[k] for k in sorted(graph)] if graph else [],
+            resources,
         )
-
-
-def _result_order(result: Result) -> tuple[Any, ...]:
-    return (
-        result.resource_namespace,
-        result.resource_type,
-        result.resource_id,
-        result.result_tag,
-        result.passed,
-        result.message,
-    )
 
 
 def _members(value: Any) -> list[Any]:

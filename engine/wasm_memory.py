@@ -26,6 +26,15 @@ _3U32 = struct.Struct("<III")
 _4U32 = struct.Struct("<IIII")
 _6U32 = struct.Struct("<IIIIII")
 _I64 = struct.Struct("<q")
+_WORDS: dict[int, struct.Struct] = {}
+"""``n`` little-endian 32-bit words, by ``n`` (an object's or set's bucket count)."""
+
+
+def _words(n: int) -> struct.Struct:
+    found = _WORDS.get(n)
+    if found is None:
+        found = _WORDS[n] = struct.Struct(f"<{n}I")
+    return found
 
 
 class MemoryReadError(Exception):
@@ -124,12 +133,15 @@ class ValueReader:
 
     def object(self, addr: int) -> list[tuple[int, int]]:
         """(key address, value address) of every entry of the object at ``addr``."""
-        buckets, n, _length = _3U32.unpack_from(self._mem, addr + 4)
-        out = []
-        for head in struct.unpack_from(f"<{n}I", self._mem, buckets) if n else ():
-            elem = head
+        mem = self._mem
+        unpack = _3U32.unpack_from
+        buckets, n, length = unpack(mem, addr + 4)
+        out: list[tuple[int, int]] = []
+        if not length:
+            return out
+        for elem in _words(n).unpack_from(mem, buckets):
             while elem:
-                key, value, elem = _3U32.unpack_from(self._mem, elem)
+                key, value, elem = unpack(mem, elem)
                 out.append((key, value))
         return out
 
@@ -154,9 +166,13 @@ class ValueReader:
         """The whole value at ``addr`` as a Python value (:mod:`engine.values`)."""
         if not 0 < addr < self._size:
             raise MemoryReadError(f"address {addr} is outside memory")
-        tag = self._mem[addr]
+        mem = self._mem
+        tag = mem[addr]
         if tag in (STRING, STRING_INTERNED):
-            return self.string(addr)
+            length, ptr = _2U32.unpack_from(mem, addr + 4)
+            if ptr + length > self._size:
+                raise MemoryReadError(f"string at {addr} runs past the end of memory")
+            return str(mem[ptr : ptr + length], "utf-8")
         if tag == ARRAY:
             return [self.read(a) for a in self.array(addr)]
         if tag == OBJECT:
