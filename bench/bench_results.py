@@ -47,10 +47,10 @@ def _timed_evaluation(evaluator: RuleEvaluator, spent: list[float]) -> None:
     instance = evaluator._instance
     evaluate = instance.eval_addr
 
-    def timed(entrypoint: str) -> int:
+    def timed(entrypoint: str, **options: float | None) -> int:
         start = time.process_time()
         try:
-            return evaluate(entrypoint)
+            return evaluate(entrypoint, **options)
         finally:
             spent[0] += time.process_time() - start
 
