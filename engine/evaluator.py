@@ -113,6 +113,11 @@ class RuleEvaluator:
         }
         self.api.input_document = any(p not in per_resource for p in rule_set.input_readers)
 
+    def close(self) -> None:
+        """Free the Wasm instance (its store and memory) now rather than when
+        the collector finds it; the evaluator cannot be used after."""
+        self._instance.close()
+
     @property
     def abi_version(self) -> str:
         """The Wasm ABI version of the compiled module (``1.3``)."""

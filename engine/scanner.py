@@ -108,14 +108,18 @@ def scan(
     report.warnings += [
         f"--rule/--exclude-rule {name!r} names no rule" for name in selection.unmatched(known)
     ]
-    if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
-        # The workers get the statics the evaluator read, so none evaluates them again.
-        ready = replace(prepared, statics=evaluator.statics)
-        scan_in_workers(
-            loaded.inputs, ready, selected, limits, options.jobs, report, options.progress
-        )
-    else:
-        _scan_here(loaded.inputs, rule_set, selected, evaluator, report, options.progress)
+    try:
+        if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
+            # The workers get the statics the evaluator read, so none evaluates them again.
+            ready = replace(prepared, statics=evaluator.statics)
+            scan_in_workers(
+                loaded.inputs, ready, selected, limits, options.jobs, report, options.progress
+            )
+        else:
+            _scan_here(loaded.inputs, rule_set, selected, evaluator, report, options.progress)
+    finally:
+        if evaluator is not None:
+            evaluator.close()  # its Wasm memory may be GiBs: free it before returning
     thaw()
     if options.ignores is not None:
         apply_ignores(report, options.ignores, options.today or utc_today())

@@ -302,9 +302,11 @@ class _ExportCall:
 
 # ---------------------------------------------------------------- host functions
 
-_HOST_FUNCS: dict[int, tuple[Callable[..., int | None], bool]] = {}
+_HOST_FUNCS: dict[int, tuple[weakref.WeakMethod[Callable[..., int | None]], bool]] = {}
 """Host functions by the id wasmtime hands back to the trampoline: the
-handler, and whether it returns a value."""
+handler (a method of its instance, held weakly: this table must not keep an
+instance, its store and its Wasm memory alive), and whether it returns a
+value. An entry goes when wasmtime drops the store's functions."""
 _HOST_FUNC_IDS = itertools.count(1)
 _RAW_VALUE_SIZE = 16  # wasmtime_val_raw_t, a union as wide as a v128
 _RAW_I32S = [struct.Struct("<" + "I12x" * n) for n in range(8)]
@@ -320,7 +322,10 @@ def _trampoline(env: int, _caller: int, args_and_results: int, count: int) -> in
     export call that entered Wasm re-raises as itself (wasmtime-py's
     convention: the exception waits in ``wasmtime._func.LAST_EXCEPTION``)."""
     try:
-        handler, returns = _HOST_FUNCS[env]
+        method, returns = _HOST_FUNCS[env]
+        handler = method()
+        if handler is None:  # the store outlived its instance: a call cannot happen
+            raise RuntimeError("host function called after its instance was freed")
         result = handler(
             *_RAW_I32S[count].unpack(ctypes.string_at(args_and_results, _RAW_VALUE_SIZE * count))
         )
@@ -348,14 +353,15 @@ def _define_host_func(
     *,
     returns: bool,
 ) -> None:
-    """Define ``env.name``, all-i32, answered by ``handler`` through a lean
-    trampoline: wasmtime-py's generic one wraps each argument and the result
-    in ``Val`` objects (about 10 µs a call here). Uses wasmtime-py's ctypes
-    bindings, pinned with the package version."""
+    """Define ``env.name``, all-i32, answered by ``handler`` (a bound method
+    of the instance) through a lean trampoline: wasmtime-py's generic one
+    wraps each argument and the result in ``Val`` objects (about 10 µs a call
+    here). Uses wasmtime-py's ctypes bindings, pinned with the package
+    version."""
     i32 = wasmtime.ValType.i32()
     ftype = wasmtime.FuncType([i32] * nparams, [i32] if returns else [])
     ident = next(_HOST_FUNC_IDS)
-    _HOST_FUNCS[ident] = (handler, returns)
+    _HOST_FUNCS[ident] = (weakref.WeakMethod(handler), returns)  # type: ignore[arg-type]
     error = wasmtime_bindings.wasmtime_linker_define_func_unchecked(
         linker.ptr(),
         b"env",

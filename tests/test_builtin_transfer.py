@@ -8,9 +8,11 @@ Wasm side cannot tell from parsed ones.
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import textwrap
+import weakref
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -273,10 +275,25 @@ def test_interrupt_in_a_handler_reaches_the_caller_as_itself() -> None:
 
 
 def test_closing_an_instance_frees_its_host_functions() -> None:
+    gc.collect()  # instances earlier tests dropped
     before = len(wasm_host._HOST_FUNCS)
     inst = make()
     assert len(wasm_host._HOST_FUNCS) > before  # those the module imports
     inst.close()
+    assert len(wasm_host._HOST_FUNCS) == before
+
+
+def test_an_instance_dropped_without_closing_is_freed_with_its_store() -> None:
+    # The host-function table holds its handlers weakly: it must not keep an
+    # instance (and GiBs of Wasm memory) alive after its last user lets go.
+    gc.collect()
+    before = len(wasm_host._HOST_FUNCS)
+    inst = make()
+    assert inst.evaluate("t/strings")[0]["eq"] is True
+    alive = weakref.ref(inst)
+    del inst
+    gc.collect()
+    assert alive() is None
     assert len(wasm_host._HOST_FUNCS) == before
 
 

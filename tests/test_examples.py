@@ -6,11 +6,13 @@ run, and the shipped relations they name stay available.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from oracle import needs_opa
 from typer.testing import CliRunner
 
+from engine import wasm_host
 from engine.cli import app
 from engine.report import ScanReport
 from engine.rule_pack import shipped_rule_files
@@ -101,6 +103,19 @@ def test_the_default_scan_finds_what_the_examples_hold() -> None:
         if result.passed
     }
     assert passed == {"tf_hcl", "tf_plan", "cfn", "k8s"}
+
+
+def test_a_scan_frees_its_wasm_instance_before_returning() -> None:
+    # Not left to the collector: a big input's Wasm memory is GiBs.
+    gc.collect()
+    before = len(wasm_host._HOST_FUNCS)
+    gc.disable()
+    try:
+        report = scan([EXAMPLES / "kubernetes"], shipped_rule_files())
+        assert len(wasm_host._HOST_FUNCS) == before
+    finally:
+        gc.enable()
+    assert report.failing_results()
 
 
 def test_every_failing_result_names_its_file_and_line() -> None:
