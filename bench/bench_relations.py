@@ -274,7 +274,9 @@ def phases(state_doc: dict[str, Any], rules: Path) -> tuple[float, float, int]:
             assert not run.errors, run.errors
         done = time.perf_counter()
     instance = evaluator._instance
-    return loaded - start, done - loaded, instance.memory.data_len(instance.store)
+    wasm_bytes = instance.memory.data_len(instance.store)
+    evaluator.close()
+    return loaded - start, done - loaded, wasm_bytes
 
 
 def opa_topdown_seconds(state_path: Path, rules: Path) -> Timing:
