@@ -84,6 +84,7 @@ def measure(state: State, rules: Path, repeats: int) -> tuple[float, float, floa
                 build_rule_results(run, state, index)
                 building += time.process_time() - start
                 infos += _infos(run)
+        evaluator.close()
         for i, seconds in enumerate((running - spent[0], building, index_s)):
             best[i] = min(best[i], seconds)
     return best[0], best[1], best[2], infos

@@ -347,10 +347,13 @@ def build_graph(
         out.errors, out.warnings = report.errors, report.warnings
         return out
     evaluator = RuleEvaluator(rule_set, limits, all_relations=True, statics=prepared.statics)
-    for scan_input in loaded.inputs:
-        graph = _graph_of(scan_input, evaluator, report, with_results, types, relations)
-        if graph is not None:
-            out.inputs.append(graph)
+    try:
+        for scan_input in loaded.inputs:
+            graph = _graph_of(scan_input, evaluator, report, with_results, types, relations)
+            if graph is not None:
+                out.inputs.append(graph)
+    finally:
+        evaluator.close()
     out.errors, out.warnings = report.errors, report.warnings
     return out
 

@@ -148,6 +148,7 @@ def list_relations(
             if message not in listing.errors:
                 listing.errors.append(message)
         _collect(by_name, relations, rule_set.relation_files, input_name, with_edges)
+    evaluator.close()
     listing.relations = [by_name[n] for n in sorted(by_name)]
     for relation in listing.relations:
         if (
