@@ -188,7 +188,7 @@ def _no_constant(name: str) -> None:
 
 def parse_number(text: str) -> int | float | Decimal:
     """A number literal as int, float, or Decimal when a float would overflow."""
-    if not any(c in text for c in ".eE"):
+    if "." not in text and "e" not in text and "E" not in text:
         return int(text)
     f = float(text)
     return Decimal(text) if math.isinf(f) else f

@@ -54,6 +54,8 @@ from engine.wasm_memory import (
     NULL,
     NUMBER_REF_HEAD_SIZE,
     STRING_HEAD_SIZE,
+    MemoryReadError,
+    ReadBudgetExceeded,
     ValueReader,
     boolean_block,
     number_ref_block,
@@ -540,7 +542,9 @@ class PolicyInstance:
         measures the text exactly and gives the same value or the same error."""
         try:
             return self._current_reader().read_within(addr, self.limits.max_output_bytes)
-        except Exception:  # ReadBudgetExceeded, or a value the text path must judge
+        except (ReadBudgetExceeded, MemoryReadError, ValueError):
+            # Over the estimate, or a value the text path must judge (a string
+            # that is not UTF-8 fails there the same way, with its message).
             return values.parse(self.bounded_value_dump(addr, "its argument"))
 
     def from_python(self, value: Any) -> int:
@@ -739,12 +743,7 @@ class PolicyInstance:
         raise BuiltinUnavailable(f"builtin {name} {why}{where}")
 
     def _call_value_builtin(self, impl: Callable[..., Any], *args: int) -> int:
-        reader = self._current_reader()  # reading allocates nothing: one reader serves all
-        budget = self.limits.max_output_bytes
-        try:
-            py_args = [reader.read_within(a, budget) for a in args]
-        except Exception:  # as to_python: the text path measures exactly, or fails the same
-            py_args = [values.parse(self.bounded_value_dump(a, "its argument")) for a in args]
+        py_args = [self.to_python(a) for a in args]
         try:
             result = impl(*py_args)
         except BuiltinError:

@@ -153,12 +153,14 @@ class ValueReader:
 
     def set_members(self, addr: int) -> list[int]:
         """Addresses of the members of the set at ``addr``."""
-        buckets, n, _length = _3U32.unpack_from(self._mem, addr + 4)
-        out = []
-        for head in struct.unpack_from(f"<{n}I", self._mem, buckets) if n else ():
-            elem = head
+        mem = self._mem
+        buckets, n, length = _3U32.unpack_from(mem, addr + 4)
+        out: list[int] = []
+        if not length:
+            return out
+        for elem in _words(n).unpack_from(mem, buckets):
             while elem:
-                member, elem = _2U32.unpack_from(self._mem, elem)
+                member, elem = _2U32.unpack_from(mem, elem)
                 out.append(member)
         return out
 
@@ -223,73 +225,42 @@ class ValueReader:
         return self._counted(addr, budget)[1]
 
     def _counted(self, addr: int, left: int) -> tuple[int, Any]:
-        """(budget left, value at ``addr``); see :meth:`read_within`."""
+        """(budget left, value at ``addr``); see :meth:`read_within`. A
+        container's length is charged before its elements are listed."""
         mem = self._mem
         if not 0 < addr < self._size:
             raise MemoryReadError(f"address {addr} is outside memory")
-        tag = mem[addr]
-        if tag in (STRING, STRING_INTERNED):
-            length, ptr = _2U32.unpack_from(mem, addr + 4)
-            left -= 6 * length + 2
-            if left < 0:
-                raise ReadBudgetExceeded
-            if ptr + length > self._size:
-                raise MemoryReadError(f"string at {addr} runs past the end of memory")
-            return left, str(mem[ptr : ptr + length], "utf-8")
+        tag = self.kind(addr)
+        if tag == STRING:
+            left -= 6 * _2U32.unpack_from(mem, addr + 4)[0] + 2
+        elif tag == ARRAY:
+            left -= 3 * _2U32.unpack_from(mem, addr + 4)[1] + 2  # separator, one byte
+        elif tag in (OBJECT, SET):
+            left -= 4 * _3U32.unpack_from(mem, addr + 4)[2] + 5  # separator and ": "
+        elif tag == NUMBER:
+            ref = mem[addr + 1] == _NUMBER_REF
+            left -= _2U32.unpack_from(mem, addr + 8)[1] if ref else 20
+        else:
+            left -= 5  # null, true, false
+        if left < 0:
+            raise ReadBudgetExceeded
+        counted = self._counted
         if tag == ARRAY:
-            elems, length = _2U32.unpack_from(mem, addr + 4)
-            left -= 3 * length + 2  # each element: a separator and at least one byte
-            if left < 0:
-                raise ReadBudgetExceeded
             out = []
-            if length:
-                for elem in struct.unpack_from(f"<{2 * length}I", mem, elems)[1::2]:
-                    left, value = self._counted(elem, left)
-                    out.append(value)
+            for elem in self.array(addr):
+                left, value = counted(elem, left)
+                out.append(value)
             return left, out
         if tag == OBJECT:
-            buckets, n, length = _3U32.unpack_from(mem, addr + 4)
-            left -= 4 * length + 2  # each entry: a separator and ": "
-            if left < 0:
-                raise ReadBudgetExceeded
             obj = {}
-            for head in struct.unpack_from(f"<{n}I", mem, buckets) if n else ():
-                elem = head
-                while elem:
-                    key_addr, value_addr, elem = _3U32.unpack_from(mem, elem)
-                    left, key = self._counted(key_addr, left)
-                    left, obj[values.hashable_key(key)] = self._counted(value_addr, left)
+            for key_addr, value_addr in self.object(addr):
+                left, key = counted(key_addr, left)
+                left, obj[values.hashable_key(key)] = counted(value_addr, left)
             return left, obj
-        if tag == NUMBER:
-            if mem[addr + 1] != _NUMBER_REF:
-                left -= 20
-                if left < 0:
-                    raise ReadBudgetExceeded
-                return left, self._number(addr)
-            ptr, length = _2U32.unpack_from(mem, addr + 8)
-            left -= length
-            if left < 0:
-                raise ReadBudgetExceeded
-            text = str(mem[ptr : ptr + length], "ascii")
-            digits = text[1:] if text[:1] == "-" else text
-            # An integer literal (the common case) without parse_number's scan.
-            return left, int(text) if digits.isdigit() else values.parse_number(text)
-        if tag in (NULL, BOOLEAN, BOOLEAN_INTERNED):
-            left -= 5
-            if left < 0:
-                raise ReadBudgetExceeded
-            return left, None if tag == NULL else bool(mem[addr + 1])
         if tag == SET:
-            buckets, n, length = _3U32.unpack_from(mem, addr + 4)
-            left -= 3 * length + 5  # "set()", or braces and separators
-            if left < 0:
-                raise ReadBudgetExceeded
             members = []
-            for head in struct.unpack_from(f"<{n}I", mem, buckets) if n else ():
-                elem = head
-                while elem:
-                    member, elem = _2U32.unpack_from(mem, elem)
-                    left, value = self._counted(member, left)
-                    members.append(value)
+            for member in self.set_members(addr):
+                left, value = counted(member, left)
+                members.append(value)
             return left, values.Set(members)
-        raise MemoryReadError(f"no OPA value at address {addr} (type tag {tag})")
+        return left, self.read(addr)
