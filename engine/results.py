@@ -402,17 +402,13 @@ class _ResultSet:
         keyed = builder.resources
         if builder.primary is None and len(keyed) == 1:
             primary = next(iter(keyed))
-        locations = self.resolver._resource_locations
-        resources = []
-        for key, paths in sorted(keyed.items()) if len(keyed) > 1 else keyed.items():
-            location = locations.get(key, _UNKNOWN)
-            if location is _UNKNOWN:
-                location = self.resolver.location(key)
-            resources.append(
-                ResultResource(
-                    key[2], key[1], key[0], location, self._attributes(key, paths) if paths else []
-                )
+        location = self.resolver.location
+        resources = [
+            ResultResource(
+                key[2], key[1], key[0], location(key), self._attributes(key, paths) if paths else []
             )
+            for key, paths in (sorted(keyed.items()) if len(keyed) > 1 else keyed.items())
+        ]
         messages = builder.messages
         if len(messages) > 1:
             message = "\n\n".join(sorted(messages))
