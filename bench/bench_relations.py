@@ -11,6 +11,8 @@ For each size it prints, measured in the same run:
 - ``opa eval`` (topdown) of the relation rules over the pure-Rego test-mode
   relation library;
 - peak Wasm memory and the process's peak RSS;
+- the system time and page faults of the scan, beside the growth ratio (what
+  grows faster than the resources is mostly memory touched for the first time);
 - every time twice: wall clock, and CPU time (the scan's process time;
   ``opa eval``'s user + system time, its threads included). On a shared
   machine the wall clock of either side depends on what else runs; CPU time
@@ -229,10 +231,13 @@ def write_rules(directory: Path, rules: dict[str, str], relations: bool) -> Path
 
 
 class Timing(NamedTuple):
-    """Wall-clock and CPU seconds of one measurement."""
+    """Wall-clock and CPU seconds of one measurement; for the engine's scans,
+    also the system time and page faults within that CPU time."""
 
     wall: float
     cpu: float
+    system: float = 0.0
+    faults: int = 0
 
 
 def _children_cpu() -> float:
@@ -244,20 +249,25 @@ def timed_scan(state_path: Path, rules: Path) -> tuple[Timing, int]:
     # A scan normally starts in a fresh process: collect what the benchmark's
     # earlier steps left behind first, or the scan's collections walk it.
     gc.collect()
+    before = resource.getrusage(resource.RUSAGE_SELF)
     start, cpu = time.perf_counter(), time.process_time()
     report = scan([state_path], [rules], ScanOptions(rule_timeout=3600, max_memory_mb=4096))
-    elapsed = Timing(time.perf_counter() - start, time.process_time() - cpu)
-    assert not report.errors, report.errors
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    elapsed = Timing(
+        wall, cpu, after.ru_stime - before.ru_stime, after.ru_minflt - before.ru_minflt
+    )
+    rule_errors = [e for i in report.inputs for rule in i.rule_results for e in rule.errors]
+    assert not report.errors and not rule_errors, (report.errors, rule_errors)  # all rules ran
     return elapsed, len(report.failing_results())
 
 
 def median_scan(state_path: Path, rules: Path) -> tuple[Timing, int]:
-    """The median wall clock and median CPU time of ``SCAN_RUNS`` scans."""
+    """The median of each measure over ``SCAN_RUNS`` scans."""
     runs = [timed_scan(state_path, rules) for _ in range(SCAN_RUNS)]
-    middle = SCAN_RUNS // 2
-    wall = sorted(t.wall for t, _ in runs)[middle]
-    cpu = sorted(t.cpu for t, _ in runs)[middle]
-    return Timing(wall, cpu), runs[0][1]
+    timings = [t for t, _ in runs]
+    median = [sorted(column)[SCAN_RUNS // 2] for column in zip(*timings, strict=True)]
+    return Timing(*median), runs[0][1]
 
 
 def phases(state_doc: dict[str, Any], rules: Path) -> tuple[float, float, int]:
@@ -426,7 +436,9 @@ def main() -> None:
                 size, before = previous
                 print(
                     f"{'':>9} growth x{n / size:.0f} resources: x{total.wall / before.wall:.1f} "
-                    f"wall, x{total.cpu / before.cpu:.1f} cpu"
+                    f"wall, x{total.cpu / before.cpu:.1f} cpu; system time "
+                    f"{before.system:.2f} -> {total.system:.2f} s, page faults "
+                    f"{before.faults} -> {total.faults}"
                 )
             previous = (n, total)
             lookups.append((n, *lookup_strategies(doc)))
