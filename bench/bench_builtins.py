@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.capabilities import BuiltinDecl
-from engine.compiler import compile_policy
-from engine.sources import load_sources
-from engine.wasm_host import PolicyInstance, _ExportCall
+from engine.rules.capabilities import BuiltinDecl
+from engine.rules.compiler import compile_policy
+from engine.rules.sources import load_sources
+from engine.wasm.host import PolicyInstance, _ExportCall
 
 CALLS = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
 FRAGMENTS = 2_000

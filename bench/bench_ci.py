@@ -26,8 +26,8 @@ from pathlib import Path
 
 from bench_scan import generate_state
 
-from engine.opa import find_opa
-from engine.paths import REPO_ROOT
+from engine.core.paths import REPO_ROOT
+from engine.rules.opa import find_opa
 
 CONSOLE = Path(sys.executable).parent / "rego-engine"
 RULES = [REPO_ROOT / "examples" / "custom-rules", REPO_ROOT / "tests" / "scan_corpus" / "rules"]

@@ -26,9 +26,9 @@ from typing import Any
 
 import yaml
 
-from engine.change_set import diff_sides, side_of
-from engine.diff import diff_inputs
-from engine.inputs import load_inputs
+from engine.changes.change_set import diff_sides, side_of
+from engine.changes.diff import diff_inputs
+from engine.inputs.discovery import load_inputs
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000
 ROUNDS = 3

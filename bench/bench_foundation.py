@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.compiler import compile_policy
-from engine.opa import find_opa
-from engine.sources import load_sources
-from engine.wasm_host import PolicyInstance, _ExportCall
+from engine.rules.compiler import compile_policy
+from engine.rules.opa import find_opa
+from engine.rules.sources import load_sources
+from engine.wasm.host import PolicyInstance, _ExportCall
 
 RULES = 40
 CALLS = 2000
@@ -99,7 +99,7 @@ def main() -> None:
         print(f"evaluate empty rule                      {per_eval * 1e6:9.1f} µs"
               f"   = {per_eval / per_call:.1f}x one bare export call ({per_call * 1e6:.1f} µs)")
         print(f"same rule with `opa eval` (process)      {opa_eval * 1e6:9.1f} µs"
-              f"   ratio engine/opa-eval = {per_eval / opa_eval:.5f}")
+              f"   ratio engine/rules/opa-eval = {per_eval / opa_eval:.5f}")
 
         # 3. one host builtin call vs one Wasm-native builtin call
         host = timed(lambda: inst.evaluate("bench/host_calls"))

@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_host_isolation.py
 
 Prints the cost of one ``sprintf`` call made in process (as the host makes
-it, through :mod:`engine.host_builtins`) against the same call sent to a
+it, through :mod:`engine.wasm.host_builtins`) against the same call sent to a
 worker process over a pipe and answered (what running host builtins under
 OS resource limits in a worker would add to every call).
 """
@@ -14,7 +14,7 @@ import multiprocessing
 import time
 from multiprocessing.connection import Connection
 
-from engine.host_builtins import REGISTRY
+from engine.wasm.host_builtins import REGISTRY
 
 CALLS = 20_000
 ARGS = ("%s is %d", ["bucket", 3])

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 import yaml
 
-from engine.inputs import ScanInput, load_inputs
+from engine.inputs.discovery import ScanInput, load_inputs
 
 PLAN_MB = float(sys.argv[1]) if len(sys.argv) > 1 else 100.0
 CFN_RESOURCES = 10_000

@@ -22,13 +22,13 @@ from pathlib import Path
 
 from bench_relations import RELATION_RULES, generate_state, write_rules
 
-from engine.collector import collector_paused
-from engine.evaluator import RuleEvaluator
-from engine.rule_set import compile_rule_set
-from engine.scanner import ScanOptions, scan
-from engine.sources import load_sources
-from engine.state import parse_state
-from engine.wasm_host import Limits
+from engine.core.collector import collector_paused
+from engine.evaluation.evaluator import RuleEvaluator
+from engine.inputs.state import parse_state
+from engine.rules.rule_set import compile_rule_set
+from engine.rules.sources import load_sources
+from engine.scanning.scanner import ScanOptions, scan
+from engine.wasm.host import Limits
 
 SIZES = [int(a) for a in sys.argv[1:]] or [550_000, 600_000]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from engine.scanner import scan
+from engine.scanning.scanner import scan
 
 SIZES = [int(a) for a in sys.argv[1:]] or [1_000, 10_000]
 ROUNDS = 3

@@ -39,18 +39,18 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine.capabilities import BuiltinDecl, load_declarations
-from engine.collector import collector_paused
-from engine.compiler import compile_policy, stage_bundle
-from engine.evaluator import RuleEvaluator
-from engine.opa import find_opa
-from engine.paths import REGO_LIB_DIR
-from engine.rule_set import compile_rule_set, shipped_library, shipped_relations
-from engine.scanner import ScanOptions, scan
-from engine.snyk_api import ENGINE_DATA_KEY, RelationSetup, SnykApi
-from engine.sources import PolicySources, RegoFile, load_sources
-from engine.state import parse_state
-from engine.wasm_host import Limits, PolicyInstance
+from engine.core.collector import collector_paused
+from engine.core.paths import REGO_LIB_DIR
+from engine.evaluation.evaluator import RuleEvaluator
+from engine.inputs.state import parse_state
+from engine.relations.snyk_api import ENGINE_DATA_KEY, RelationSetup, SnykApi
+from engine.rules.capabilities import BuiltinDecl, load_declarations
+from engine.rules.compiler import compile_policy, stage_bundle
+from engine.rules.opa import find_opa
+from engine.rules.rule_set import compile_rule_set, shipped_library, shipped_relations
+from engine.rules.sources import PolicySources, RegoFile, load_sources
+from engine.scanning.scanner import ScanOptions, scan
+from engine.wasm.host import Limits, PolicyInstance
 
 SIZES = [int(a) for a in sys.argv[1:]] or [1_000, 10_000, 100_000]
 NESTED_MAX = 10_000

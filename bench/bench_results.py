@@ -24,12 +24,12 @@ from pathlib import Path
 
 from bench_relations import LIMITS, RELATION_RULES, generate_state, timed_scan, write_rules
 
-from engine.collector import collector_paused
-from engine.evaluator import RuleEvaluator, RuleRun
-from engine.results import ResourceIndex, build_rule_results
-from engine.rule_set import compile_rule_set
-from engine.sources import load_sources
-from engine.state import State, parse_state
+from engine.core.collector import collector_paused
+from engine.evaluation.evaluator import RuleEvaluator, RuleRun
+from engine.inputs.state import State, parse_state
+from engine.results.building import ResourceIndex, build_rule_results
+from engine.rules.rule_set import compile_rule_set
+from engine.rules.sources import load_sources
 
 SIZES = [int(a) for a in sys.argv[1:]] or [10_000, 100_000]
 REPEATS = 5

@@ -16,13 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.compiler import stage_bundle
-from engine.evaluator import RuleEvaluator
-from engine.opa import find_opa
-from engine.paths import REGO_LIB_DIR, REPO_ROOT
-from engine.rule_set import compile_rule_set
-from engine.sources import PolicySources, RegoFile, load_sources
-from engine.state import parse_state
+from engine.core.paths import REGO_LIB_DIR, REPO_ROOT
+from engine.evaluation.evaluator import RuleEvaluator
+from engine.inputs.state import parse_state
+from engine.rules.compiler import stage_bundle
+from engine.rules.opa import find_opa
+from engine.rules.rule_set import compile_rule_set
+from engine.rules.sources import PolicySources, RegoFile, load_sources
 
 RULES = REPO_ROOT / "examples" / "custom-rules"
 SIZES = [int(a) for a in sys.argv[1:]] or [1_000, 10_000]

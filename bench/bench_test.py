@@ -35,8 +35,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from opa_test_oracle import stage_oracle_bundle  # noqa: E402
 
-from engine.opa import find_opa  # noqa: E402
-from engine.rego_tests import find_tests  # noqa: E402
+from engine.rules.opa import find_opa  # noqa: E402
+from engine.testing.rego_tests import find_tests  # noqa: E402
 
 CORPUS = REPO / "tests" / "test_corpus"
 COPIES = int(sys.argv[1]) if len(sys.argv) > 1 else 10

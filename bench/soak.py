@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from scan_fixtures import state  # noqa: E402
 
 from engine import ScanOptions, scan  # noqa: E402
-from engine.evaluator import RuleEvaluator  # noqa: E402
+from engine.evaluation.evaluator import RuleEvaluator  # noqa: E402
 
 MIB = 1024 * 1024
 

@@ -1,5 +1,5 @@
 """``python -m engine`` runs the command line."""
 
-from engine.cli import main
+from engine.cli.main import main
 
 main()

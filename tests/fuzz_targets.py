@@ -17,11 +17,11 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from engine import values
-from engine.compiler import compile_policy
-from engine.inputs import load_inputs
-from engine.sources import PolicySources, RegoFile
-from engine.wasm_host import PolicyInstance
+from engine.inputs.discovery import load_inputs
+from engine.rules.compiler import compile_policy
+from engine.rules.sources import PolicySources, RegoFile
+from engine.wasm import values
+from engine.wasm.host import PolicyInstance
 
 NAMES = ("x.json", "x.yaml", "x.yml", "main.tf", "x.tf.json", "x.template", "terraform.tfstate")
 

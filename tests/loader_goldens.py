@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from engine.loaders.loaded import LoadedState
+from engine.inputs.loaders.loaded import LoadedState
 
 UPDATE = os.environ.get("REGO_ENGINE_UPDATE_GOLDEN") == "1"
 

@@ -14,12 +14,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from engine.compiler import stage_bundle
-from engine.opa import find_opa
-from engine.rego_outline import outline
-from engine.rego_version import detect_rego_version
-from engine.sources import PolicySources, RegoFile
-from engine.test_runner import test_mode_library
+from engine.rules.compiler import stage_bundle
+from engine.rules.opa import find_opa
+from engine.rules.rego_outline import outline
+from engine.rules.rego_version import detect_rego_version
+from engine.rules.sources import PolicySources, RegoFile
+from engine.testing.runner import test_mode_library
 
 LIBRARY_DIR = "__rego_engine_lib"
 

@@ -9,9 +9,9 @@ from typing import Any
 import orjson
 import pytest
 
-from engine.host_builtins import REGISTRY, BuiltinError
-from engine.opa import OpaNotFound, find_opa
-from engine.values import dumps, to_json
+from engine.rules.opa import OpaNotFound, find_opa
+from engine.wasm.host_builtins import REGISTRY, BuiltinError
+from engine.wasm.values import dumps, to_json
 
 
 def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
@@ -31,7 +31,7 @@ def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
 
 
 def rego_literal(value: Any) -> str:
-    """A Python value (engine.values model) written as a Rego literal."""
+    """A Python value (engine.wasm.values model) written as a Rego literal."""
     return dumps(value).decode()
 
 

@@ -118,3 +118,20 @@ def copy_sample_inputs(directory: Path) -> Path:
     for project in ("terraform", "terraform-plan", "cloudformation", "kubernetes"):
         shutil.copytree(root / "examples" / project, directory / "iac" / project)
     return directory
+
+
+DERIVED_RULES = """package rules.derived
+import rego.v1
+import data.snyk
+
+# A supertype of the type hierarchy and a relation the Terraform loader derives:
+# a bundle must resolve both as a scan from source does.
+deny contains {"resource": w, "message": "a workload"} if {
+	some w in snyk.resources("workload")
+}
+
+deny contains {"resource": b, "message": "referenced"} if {
+	some b in snyk.resources("aws_s3_bucket")
+	count(snyk.back_relates("references", b)) > 0
+}
+"""

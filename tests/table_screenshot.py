@@ -1,15 +1,15 @@
 """The terminal screenshot in the docs: the ``table`` output of a real scan of
 the examples with the shipped rule pack, exported as SVG by rich. ``make screenshot`` rewrites
-``docs/scan-table.svg``; ``tests/test_table_screenshot.py`` keeps it current."""
+``docs/scan-table.svg``; ``tests/cli/test_table_screenshot.py`` keeps it current."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from engine.formats.table import render_svg
-from engine.rule_pack import shipped_rule_files
-from engine.scanner import scan
+from engine.results.formats.table import render_svg
+from engine.rules.rule_pack import shipped_rule_files
+from engine.scanning.scanner import scan
 
 REPO = Path(__file__).resolve().parent.parent
 SCREENSHOT = REPO / "docs" / "scan-table.svg"

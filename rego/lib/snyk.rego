@@ -1,5 +1,5 @@
 # The snyk policy API, as the scan runs it: resources come from the host,
-# which loads each input into Wasm memory once (see engine/snyk_api.py).
+# which loads each input into Wasm memory once (see engine/relations/snyk_api.py).
 package snyk
 
 import rego.v1
@@ -40,7 +40,7 @@ back_relates_with(name, resource) := [[_related(p), p[2]] |
 # paths: "bucket", "spec.selector.app", "rule[*].bucket", "items[0].id".
 relation_from_fields(name, left, right) := {"name": name, "fields": {"left": left, "right": right}}
 
-# The index (engine/snyk_api.py index_document): places [type key, position]
+# The index (engine/relations/snyk_api.py index_document): places [type key, position]
 # in the resident arrays, each once ("r"), or per edge with annotations ("a").
 _places(direction, name, r) := places if {
 	places := data.__rego_engine_input.relations.r[direction][name][r._namespace][r._type][r._id]

@@ -1,0 +1,48 @@
+"""The Typer application every command registers on, and what commands share:
+the ``--debug`` flag, printing problems, failing with exit code 2."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+EXIT_ERROR = 2
+
+
+app = typer.Typer(
+    name="rego-engine",
+    help="Run Rego policies over infrastructure resources, compiled to WebAssembly.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_DEBUG = False
+
+
+def debug_enabled() -> bool:
+    """Whether ``--debug`` was given: errors then raise with their tracebacks."""
+    return _DEBUG
+
+
+def echo_problems(warnings: list[str], errors: list[str]) -> None:
+    """Print warnings and errors to stderr, one per line."""
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for error in errors:
+        typer.echo(f"error: {error}", err=True)
+
+
+def fail(message: str) -> None:
+    """Print ``message`` as an error and end the command with exit code 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+@app.callback()
+def _main(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    global _DEBUG  # the application's callback: no docstring, so --help shows the app's help
+    _DEBUG = debug

@@ -1,0 +1,52 @@
+"""``rego-engine eval``: a data reference evaluated over policies and data."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.cli.app import debug_enabled, fail
+from engine.evaluation.data_reference import eval_ref, read_input
+from engine.rules.compiler import CompileError
+from engine.rules.opa import OpaNotFound
+from engine.rules.sources import SourceError
+from engine.wasm import values
+from engine.wasm.host import EvalError, Limits
+
+
+def eval_command(
+    ref: Annotated[str, typer.Argument(help="The data reference to evaluate, e.g. data.pkg.rule.")],
+    data: Annotated[
+        list[Path],
+        typer.Option("-d", "--data", help="Policy or data file or directory (repeatable)."),
+    ],
+    input_path: Annotated[
+        Path | None, typer.Option("-i", "--input", help="Input document (JSON or YAML).")
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds the evaluation may take.")
+    ] = 30.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the evaluation may use.")
+    ] = 2048,
+) -> None:
+    """Evaluate REF and print its value as JSON (nothing when it is undefined)."""
+    try:
+        input_json = read_input(input_path) if input_path is not None else None
+        result = eval_ref(
+            data,
+            ref,
+            input_json=input_json,
+            # The value asked for is the output: bounded only by the Wasm memory.
+            limits=Limits(timeout, max_memory, max_memory, timeout_option="--timeout"),
+        )
+    except (SourceError, CompileError, EvalError, OpaNotFound, ValueError) as exc:
+        if debug_enabled():
+            raise
+        fail(str(exc))
+        return
+    if result.defined:
+        sys.stdout.buffer.write(values.dumps_json(result.value, indent=True) + b"\n")

@@ -1,0 +1,275 @@
+"""``rego-engine scan``: rules over inputs, written in every asked-for format."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from engine.cli.app import EXIT_ERROR, debug_enabled, echo_problems, fail
+from engine.cli.options import (
+    InputTypeOption,
+    MaxFileSizeOption,
+    SkipPathOption,
+    SplitK8sOption,
+    VarFileOption,
+    VarOption,
+    load_options,
+    one_rule_source,
+)
+from engine.core.yaml_nodes import YamlFileError
+from engine.evaluation.bundle import BundleError
+from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
+from engine.results.formats.view import unlisted_rule_errors
+from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
+from engine.results.report import ScanReport
+from engine.rules.compiler import CompileError
+from engine.rules.opa import OpaNotFound
+from engine.rules.rule_pack import shipped_rule_files
+from engine.rules.selection import RuleSelection
+from engine.scanning.config import CONFIG_FILE, ScanConfig, find_config, load_config
+from engine.scanning.progress import scan_progress
+from engine.scanning.scanner import ScanOptions, scan
+
+T = TypeVar("T")
+
+
+FAIL_ON_CHOICES = ("low", "medium", "high", "critical", "none")
+
+
+def _fail_on(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value.lower() not in FAIL_ON_CHOICES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON_CHOICES)}")
+    return value.lower()
+
+
+def _read_settings(path: Path, what: str, read: Callable[[Path], T]) -> T:
+    """Read a settings file with ``read``; a missing or malformed one ends the run (exit 2)."""
+    if not path.is_file():
+        fail(f"{path}: no such {what}")
+    try:
+        return read(path)
+    except YamlFileError as exc:
+        fail(str(exc))
+        raise  # unreachable: _fail exits
+
+
+def _scan_config(explicit: Path | None) -> ScanConfig | None:
+    """The configuration file named by ``--config``, else the one found from here."""
+    path = explicit if explicit is not None else find_config(Path.cwd())
+    if path is None:
+        return None
+    return _read_settings(path, "configuration file", load_config)
+
+
+def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value: Any) -> Any:
+    """A ``scan`` parameter's value: the command line's when given there, else the config's."""
+    if config is None or name not in config.values:
+        return value
+    source = ctx.get_parameter_source(name)
+    if getattr(source, "name", None) in ("COMMANDLINE", "ENVIRONMENT"):
+        return value
+    return config.values[name]
+
+
+def _ignore_list(path: Path | None) -> IgnoreList | None:
+    """The ignore file named by ``--ignore-file``, else the default one when present."""
+    if path is None:
+        path = Path(DEFAULT_IGNORE_FILE)
+        if not path.is_file():
+            return None
+    return _read_settings(path, "ignore file", load_ignore_file)
+
+
+def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:
+    """Render the report once per target; False when an output file could not be written."""
+    written = True
+    terminal = sys.stdout.isatty()
+    for target in targets:
+        color = target.to_stdout and terminal and "NO_COLOR" not in os.environ
+        width = shutil.get_terminal_size().columns if target.to_stdout and terminal else 120
+        text = render(report, target.format, color=color, width=width)
+        if target.to_stdout:
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+            continue
+        try:
+            Path(target.destination).write_bytes(text)
+        except OSError as exc:
+            typer.echo(f"error: {target.destination}: {exc.strerror or exc}", err=True)
+            written = False
+    return written
+
+
+def scan_command(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Input files or directories (IaC or State files); default: .",
+            show_default=False,
+        ),
+    ] = None,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "-d",
+            "--data",
+            help="Rule or data file or directory (repeatable); default: the shipped rule pack.",
+        ),
+    ] = None,
+    output_formats: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"Output format: {', '.join(FORMATS)} (default: table on a terminal, else "
+            "json). Repeat with one -o each to write several.",
+            show_default=False,
+        ),
+    ] = None,
+    outputs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-o", "--output", help="Write the output to FILE ('-': stdout); one per --format."
+        ),
+    ] = None,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on",
+            help="Fail only on results at or above this severity: low, medium, high, "
+            "critical, or none (default: any failing result).",
+            callback=_fail_on,
+        ),
+    ] = None,
+    rule_timeout: Annotated[
+        float, typer.Option("--rule-timeout", help="Seconds one rule may take on one input.")
+    ] = 30.0,
+    max_memory: Annotated[
+        int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
+    ] = 2048,
+    max_output: Annotated[
+        float, typer.Option("--max-output", help="MiB of results one rule may return per input.")
+    ] = 16,
+    input_type: InputTypeOption = None,
+    skip_paths: SkipPathOption = None,
+    var_files: VarFileOption = None,
+    variables: VarOption = None,
+    max_file_size: MaxFileSizeOption = 256,
+    split_k8s: SplitK8sOption = False,
+    rule_ids: Annotated[
+        list[str] | None,
+        typer.Option("--rule", help="Run only this rule: metadata id or package (repeatable)."),
+    ] = None,
+    exclude_rule_ids: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude-rule", help="Do not run this rule: metadata id or package (repeatable)."
+        ),
+    ] = None,
+    ignore_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--ignore-file",
+            help=f"Ignore file of accepted findings (default: {DEFAULT_IGNORE_FILE} when present).",
+        ),
+    ] = None,
+    config_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help=f"Configuration file (default: {CONFIG_FILE} here or up to the git root).",
+        ),
+    ] = None,
+    bundle: Annotated[
+        Path | None,
+        typer.Option(
+            "--bundle",
+            help="Take the rules from a bundle made by rego-engine build (instead of -d; "
+            "no opa needed).",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
+    ] = 1,
+) -> None:
+    """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
+
+    Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
+    could not be processed (results for the rest are still written), 3 no
+    supported input found. Ignored results never fail the scan.
+    """
+    config = _scan_config(config_file)
+
+    def setting(name: str, value: Any) -> Any:
+        return _from_config(ctx, config, name, value)
+
+    paths = setting("paths", paths)
+    rules = setting("rules", rules)
+    output_formats = setting("output_formats", output_formats)
+    outputs = setting("outputs", outputs)
+    fail_on = setting("fail_on", fail_on)
+    rule_timeout = setting("rule_timeout", rule_timeout)
+    max_memory = setting("max_memory", max_memory)
+    input_type = setting("input_type", input_type)
+    skip_paths = setting("skip_paths", skip_paths)
+    var_files = setting("var_files", var_files)
+    variables = setting("variables", variables)
+    max_file_size = setting("max_file_size", max_file_size)
+    split_k8s = setting("split_k8s", split_k8s)
+    rule_ids = setting("rule_ids", rule_ids)
+    exclude_rule_ids = setting("exclude_rule_ids", exclude_rule_ids)
+    ignore_file = setting("ignore_file", ignore_file)
+    max_output = setting("max_output", max_output)
+    bundle = setting("bundle", bundle)
+    jobs = setting("jobs", jobs)
+    try:
+        targets = plan_outputs(
+            output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
+        )
+    except OutputPlanError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
+    one_rule_source(rules, bundle)
+    if rule_timeout <= 0 or max_memory <= 0 or max_output <= 0:
+        raise typer.BadParameter(
+            "bounds must be positive", param_hint="--rule-timeout/--max-memory/--max-output"
+        )
+    load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
+    ignores = _ignore_list(ignore_file)
+    try:
+        with scan_progress() as progress:
+            report = scan(
+                paths or [Path(".")],
+                rules or ([] if bundle is not None else shipped_rule_files()),
+                ScanOptions(
+                    rule_timeout=rule_timeout,
+                    max_memory_mb=max_memory,
+                    max_output_mb=max_output,
+                    progress=progress,
+                    load=load,
+                    selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
+                    ignores=ignores,
+                    bundle=bundle,
+                    jobs=jobs,
+                ),
+            )
+    except (CompileError, OpaNotFound, BundleError) as exc:
+        if debug_enabled():
+            raise
+        fail(str(exc))
+        return
+    echo_problems(report.warnings, report.errors)
+    for scan_input, package, error in unlisted_rule_errors(report):
+        typer.echo(f"error: {scan_input.name}: {package}: {error}", err=True)
+    if not _write_outputs(report, targets):
+        raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(report.exit_code(fail_on))

@@ -1,0 +1,387 @@
+"""Precompiled rule bundles: ``rego-engine build`` writes one, ``scan --bundle`` runs it.
+
+A bundle is an OPA-style gzipped tarball holding everything a scan derives
+from the rules at compile time, so scanning with it needs no ``opa`` binary
+and no compile step::
+
+    /.manifest                 OPA manifest (wasm entrypoints, per-file Rego
+                               versions) + metadata.rego_engine: engine, OPA
+                               and ABI versions, content hash
+    /policy.wasm               the module a scan compiles (rules, dispatch
+                               module, shipped API and relations)
+    /data.json                 the data documents
+    /src/NNNNN/<name>.rego     the compiled sources (for messages and the catalogue)
+    /rego-engine/ruleset.json  rules, set-aside rules and files, relation files,
+                               the packages reading ``input``, unread policy files
+    /rego-engine/rules.json    each rule's static facts (metadata, input type,
+                               resource type)
+
+The content hash covers every member and the manifest without the hash.
+Reading refuses files that are not bundles, bundles from another engine
+version or Wasm ABI, and bundles whose content does not match the hash.
+Members are written in a fixed order with fixed times, so building the same
+rules twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import tarfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+from engine.evaluation.evaluator import RuleEvaluator, RuleStatics
+from engine.evaluation.prepared_rules import PreparedRules, compile_rules
+from engine.rules.compiler import CompiledPolicy, CompileMessage, staged_name
+from engine.rules.metadata import RuleMetadata
+from engine.rules.opa import find_opa, pinned_version
+from engine.rules.relation_modules import RelationFiles
+from engine.rules.relation_queries import IndexPart
+from engine.rules.rule_set import CompiledRuleSet, RuleCompileError, RuleSpec
+from engine.rules.sources import RegoFile
+from engine.wasm import values
+from engine.wasm.host import PolicyInstance
+
+BUNDLE_FORMAT = 1
+"""Bump when the bundle layout changes."""
+
+SUPPORTED_ABI_MAJOR = 1
+"""The Wasm ABI major version the host implements."""
+
+MANIFEST = ".manifest"
+WASM = "policy.wasm"
+DATA = "data.json"
+RULESET = "rego-engine/ruleset.json"
+RULES = "rego-engine/rules.json"
+_MAX_MEMBER_BYTES = 1 << 30
+
+
+class BundleError(Exception):
+    """A file could not be used as a bundle; the message names the file."""
+
+    def __init__(self, path: Path | str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = str(path)
+        self.message = message
+
+
+def engine_version() -> str:
+    """The installed rego-engine version (bundles are tied to it)."""
+    return importlib.metadata.version("rego-engine")
+
+
+def _opa_version() -> str:
+    """The OPA version the module was compiled with: an override's own, else the pinned."""
+    return find_opa().version if os.environ.get("REGO_ENGINE_OPA") else pinned_version()
+
+
+def content_hash(members: dict[str, bytes], manifest: dict[str, Any]) -> str:
+    """sha256 over every member (name and bytes, sorted by name) and the manifest
+    without its hash (``revision`` repeats the hash)."""
+    h = hashlib.sha256()
+    unhashed = json.loads(json.dumps(manifest))
+    unhashed.pop("revision", None)
+    unhashed.get("metadata", {}).get("rego_engine", {}).pop("content_hash", None)
+    parts: list[tuple[str, bytes]] = sorted(members.items())
+    parts.append((MANIFEST, json.dumps(unhashed, sort_keys=True).encode()))
+    for name, data in parts:
+        for piece in (name.encode(), data):
+            h.update(len(piece).to_bytes(8, "little"))
+            h.update(piece)
+    return "sha256:" + h.hexdigest()
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _message_dict(message: CompileMessage) -> dict[str, Any]:
+    return dataclasses.asdict(message)
+
+
+def _spec_dict(rule: RuleSpec) -> dict[str, Any]:
+    return {"package": rule.package, "files": list(rule.files), "names": sorted(rule.names)}
+
+
+def _statics_dict(rule: RuleSpec, statics: RuleStatics) -> dict[str, Any]:
+    return {
+        "package": rule.package,
+        "resource_type": statics.resource_type,
+        "input_type": statics.input_type,
+        "error": statics.error,
+        # What the results report of these values is their JSON form.
+        "metadata": values.to_json(dataclasses.asdict(statics.metadata)),
+    }
+
+
+def _dumps(doc: Any) -> bytes:
+    return json.dumps(doc, sort_keys=True, indent=1, ensure_ascii=False).encode() + b"\n"
+
+
+def bundle_members(prepared: PreparedRules, statics: list[RuleStatics], abi: str) -> bytes:
+    """The bundle of ``prepared`` (compiled, with ``statics`` evaluated) as tarball bytes."""
+    rule_set = prepared.rule_set
+    policy = rule_set.policy
+    if policy is None:
+        raise ValueError("the rule set holds no compiled module")
+    members: dict[str, bytes] = {WASM: policy.wasm, DATA: policy.data}
+    sources = []
+    v0_files: dict[str, int] = {}
+    for index, file in enumerate(policy.rego_files):
+        name = staged_name(index, file)
+        members[name] = file.text.encode("utf-8")
+        sources.append({"path": name, "display": file.display, "rego_version": file.rego_version})
+        if file.rego_version == 0:
+            v0_files[f"/{name}"] = 0
+    members[RULESET] = _dumps(
+        {
+            "key": policy.key,
+            "entrypoints": list(policy.entrypoints),
+            "sources": sources,
+            "rules": [_spec_dict(r) for r in rule_set.rules],
+            "failed": [
+                {**_spec_dict(f.rule), "messages": [_message_dict(m) for m in f.messages]}
+                for f in rule_set.failed
+            ],
+            "library_errors": [_message_dict(m) for m in rule_set.library_errors],
+            "replaced_api_files": list(rule_set.replaced_api_files),
+            "relation_files": {
+                side: {f: sorted(names) for f, names in sorted(files.items())}
+                for side, files in (
+                    ("user", rule_set.relation_files.user),
+                    ("shipped", rule_set.relation_files.shipped),
+                )
+            },
+            "input_readers": sorted(rule_set.input_readers, key=lambda p: (p is not None, p)),
+            "shipped_relations_named": sorted(rule_set.shipped_relations_named),
+            "user_literals": sorted(rule_set.user_literals),
+            "index_parts": (
+                None if rule_set.index_parts is None else sorted(rule_set.index_parts)
+            ),
+            "source_errors": list(prepared.source_errors),
+            "origin": prepared.origin,
+        }
+    )
+    members[RULES] = _dumps(
+        [_statics_dict(r, s) for r, s in zip(rule_set.rules, statics, strict=True)]
+    )
+    manifest: dict[str, Any] = {
+        "revision": "",
+        "roots": [""],
+        "wasm": [{"entrypoint": ep, "module": f"/{WASM}"} for ep in policy.entrypoints],
+        "rego_version": 1,
+        "file_rego_versions": v0_files,
+        "metadata": {
+            "rego_engine": {
+                "bundle_format": BUNDLE_FORMAT,
+                "engine_version": engine_version(),
+                "opa_version": _opa_version(),
+                "wasm_abi": abi,
+            }
+        },
+    }
+    digest = content_hash(members, manifest)
+    manifest["revision"] = digest
+    manifest["metadata"]["rego_engine"]["content_hash"] = digest
+    return _tarball({MANIFEST: _dumps(manifest), **members})
+
+
+def _tarball(members: dict[str, bytes]) -> bytes:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo("/" + name)
+            info.size = len(data)
+            info.mode = 0o644
+            info.mtime = 0
+            tar.addfile(info, io.BytesIO(data))
+    return gzip.compress(raw.getvalue(), mtime=0)
+
+
+def build_bundle(rule_paths: list[Path], output: Path) -> PreparedRules:
+    """Compile the rules below ``rule_paths`` and write their bundle to ``output``.
+
+    Returns what was compiled: rules set aside (with their errors) are
+    recorded in the bundle too, so a scan with it reports them as a scan
+    from source does. Raises :class:`~engine.rules.compiler.CompileError` and
+    :class:`~engine.rules.opa.OpaNotFound` as compiling does.
+    """
+    prepared = compile_rules(rule_paths)
+    rule_set = prepared.rule_set
+    if rule_set.policy is None:
+        raise ValueError("no module was compiled")
+    if rule_set.rules:
+        evaluator = RuleEvaluator(rule_set)
+        statics = evaluator.statics
+        abi = evaluator.abi_version
+    else:
+        statics = []
+        major, minor = PolicyInstance(rule_set.policy).abi_version
+        abi = f"{major}.{minor}"
+    data = bundle_members(prepared, statics, abi)
+    tmp = output.with_name(f".{output.name}.tmp{os.getpid()}")
+    tmp.write_bytes(data)
+    tmp.replace(output)
+    prepared.statics = statics
+    return prepared
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _read_members(path: Path) -> dict[str, bytes]:
+    try:
+        with tarfile.open(path, mode="r:gz") as tar:
+            members: dict[str, bytes] = {}
+            for info in tar:
+                if not info.isfile():
+                    continue
+                if info.size > _MAX_MEMBER_BYTES:
+                    raise BundleError(path, f"member {info.name} is too large")
+                extracted = tar.extractfile(info)
+                if extracted is None:
+                    continue
+                name = info.name.lstrip("/")
+                if name in members:
+                    raise BundleError(path, f"member {name} appears twice: tampered with?")
+                members[name] = extracted.read()
+    except FileNotFoundError:
+        raise BundleError(path, "no such file") from None
+    except IsADirectoryError:
+        raise BundleError(path, "is a directory, not a bundle") from None
+    except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise BundleError(
+            path,
+            f"not a bundle: not a gzipped tar archive ({exc}); make one with rego-engine build",
+        ) from None
+    except OSError as exc:
+        raise BundleError(path, exc.strerror or str(exc)) from None
+    return members
+
+
+def _json_member(path: Path, members: dict[str, bytes], name: str) -> Any:
+    try:
+        return json.loads(members[name])
+    except KeyError:
+        raise BundleError(path, f"the bundle has no {name}: tampered with?") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BundleError(path, f"{name} is not valid JSON ({exc}): tampered with?") from None
+
+
+def read_manifest(path: Path, members: dict[str, bytes]) -> dict[str, Any]:
+    """The rego-engine part of the manifest, after checking versions and the hash."""
+    if MANIFEST not in members:
+        raise BundleError(path, "not a bundle: it has no .manifest")
+    manifest = _json_member(path, members, MANIFEST)
+    meta = manifest.get("metadata", {}) if isinstance(manifest, dict) else {}
+    ours = meta.get("rego_engine") if isinstance(meta, dict) else None
+    if not isinstance(ours, dict):
+        raise BundleError(
+            path,
+            "an OPA bundle, but not one rego-engine built (no metadata.rego_engine in its "
+            "manifest); make one with rego-engine build",
+        )
+    built_by = ours.get("engine_version")
+    if built_by != engine_version() or ours.get("bundle_format") != BUNDLE_FORMAT:
+        raise BundleError(
+            path,
+            f"built by rego-engine {built_by} (bundle format {ours.get('bundle_format')}); "
+            f"this is rego-engine {engine_version()} (bundle format {BUNDLE_FORMAT}): "
+            "rebuild it with rego-engine build",
+        )
+    abi = str(ours.get("wasm_abi", ""))
+    if abi.split(".")[0] != str(SUPPORTED_ABI_MAJOR):
+        raise BundleError(
+            path, f"Wasm ABI {abi or 'unknown'}; this engine runs ABI {SUPPORTED_ABI_MAJOR}.x"
+        )
+    others = {n: d for n, d in members.items() if n != MANIFEST}
+    if content_hash(others, manifest) != ours.get("content_hash"):
+        raise BundleError(
+            path,
+            "content does not match the manifest's hash: the bundle was modified or "
+            "corrupted after rego-engine build",
+        )
+    return ours
+
+
+def _message(doc: dict[str, Any]) -> CompileMessage:
+    return CompileMessage(**doc)
+
+
+def _spec(doc: dict[str, Any]) -> RuleSpec:
+    return RuleSpec(doc["package"], tuple(doc["files"]), frozenset(doc["names"]))
+
+
+def _statics(doc: dict[str, Any]) -> RuleStatics:
+    known = {f.name for f in dataclasses.fields(RuleMetadata)}
+    return RuleStatics(
+        resource_type=doc["resource_type"],
+        input_type=doc["input_type"],
+        metadata=RuleMetadata(**{k: v for k, v in doc["metadata"].items() if k in known}),
+        error=doc["error"],
+    )
+
+
+def _index_parts(doc: Any) -> frozenset[IndexPart] | None:
+    """The rule set's index parts; None (every part) when the bundle has none."""
+    if doc is None:
+        return None
+    return frozenset(IndexPart(*part) for part in doc)
+
+
+def read_bundle(path: Path) -> PreparedRules:
+    """The rules in the bundle at ``path``, ready to scan with; raises :class:`BundleError`."""
+    members = _read_members(path)
+    read_manifest(path, members)
+    ruleset = _json_member(path, members, RULESET)
+    rules_doc = _json_member(path, members, RULES)
+    try:
+        rego_files = tuple(
+            RegoFile(
+                Path(s["display"]),
+                s["display"],
+                members[s["path"]].decode("utf-8"),
+                s["rego_version"],
+            )
+            for s in ruleset["sources"]
+        )
+        policy = CompiledPolicy(
+            wasm=members[WASM],
+            data=members[DATA],
+            entrypoints=tuple(ruleset["entrypoints"]),
+            key=ruleset["key"],
+            rego_files=rego_files,
+        )
+        rule_set = CompiledRuleSet(
+            policy,
+            [_spec(r) for r in ruleset["rules"]],
+            [
+                RuleCompileError(_spec(f), tuple(_message(m) for m in f["messages"]))
+                for f in ruleset["failed"]
+            ],
+            [_message(m) for m in ruleset["library_errors"]],
+            list(ruleset["replaced_api_files"]),
+            RelationFiles(
+                **{
+                    side: {f: frozenset(n) for f, n in files.items()}
+                    for side, files in ruleset["relation_files"].items()
+                }
+            ),
+            frozenset(ruleset["input_readers"]),
+            frozenset(ruleset["shipped_relations_named"]),
+            frozenset(ruleset["user_literals"]),
+            _index_parts(ruleset.get("index_parts")),
+        )
+        statics = [_statics(s) for s in rules_doc]
+        source_errors = [str(e) for e in ruleset["source_errors"]]
+    except (KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+        raise BundleError(path, f"malformed bundle contents ({exc!r})") from None
+    if len(statics) != len(rule_set.rules):
+        raise BundleError(path, "malformed bundle contents (rules and static facts differ)")
+    return PreparedRules(rule_set, source_errors, statics, origin=str(path))

@@ -1,0 +1,233 @@
+"""Running compiled rules over inputs: one Wasm evaluation per rule per input.
+
+The evaluator owns one policy instance. For each input it loads the State
+(and every type's resource objects) into Wasm memory once, then asks each
+applicable rule its judgement: multi-resource rules over the whole State,
+single-resource rules once per resource of their type inside one Wasm call.
+A rule that fails (error, time bound, memory cap) gets an error for that
+input; the instance is then rebuilt so the next rule starts clean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.internal_errors import internal_error
+from engine.inputs.state import State
+from engine.relations.declarations import RelationProblem
+from engine.relations.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
+from engine.rules.metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
+from engine.rules.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
+from engine.wasm import values
+from engine.wasm.host import EvalError, Limits, OutputLimitExceeded, PolicyInstance
+from engine.wasm.judgement_reader import JudgementReader
+
+
+@dataclass(frozen=True)
+class RuleStatics:
+    """What a rule declares independently of any input."""
+
+    resource_type: str = MULTIPLE
+    input_type: str | None = None
+    metadata: RuleMetadata = field(default_factory=RuleMetadata)
+    error: str | None = None
+
+    @property
+    def single(self) -> bool:
+        """Whether the rule is asked once per resource of ``resource_type``."""
+        return self.resource_type != MULTIPLE
+
+
+@dataclass
+class RuleRun:
+    """The raw judgement of one rule on one input, before results are built."""
+
+    rule: RuleSpec
+    statics: RuleStatics
+    judgement: Any = None
+    """Multi-resource: the value of ``deny``/``policy``/``allow`` (None when undefined)."""
+    resources: Any = None
+    """Multi-resource: the value of ``resources`` (None when undefined)."""
+    per_resource: dict[int, Any] = field(default_factory=dict)
+    """Single-resource: resource index (in key order) → judgement value, when defined."""
+    resource_types: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def _statics_from(values: dict[str, Any]) -> RuleStatics:
+    resource_type = values.get("resource_type", MULTIPLE)
+    input_type = values.get("input_type")
+    if not isinstance(resource_type, str):
+        return RuleStatics(error=f"resource_type must be a string, found {resource_type!r}")
+    if input_type is not None and not isinstance(input_type, str):
+        return RuleStatics(error=f"input_type must be a string, found {input_type!r}")
+    return RuleStatics(resource_type, input_type, metadata_from_statics(values))
+
+
+class RuleEvaluator:
+    """Evaluates the rules of a compiled rule set over States."""
+
+    def __init__(
+        self,
+        rule_set: CompiledRuleSet,
+        limits: Limits | None = None,
+        *,
+        all_relations: bool = False,
+        statics: list[RuleStatics] | None = None,
+    ) -> None:
+        """``all_relations`` resolves every shipped relation, not only those
+        the rules name (for listing them); ``statics`` are the rules' static
+        facts when already known (from a bundle), else they are evaluated."""
+        if rule_set.policy is None:
+            raise ValueError("the rule set holds no compiled rules")
+        self.rule_set = rule_set
+        self.limits = limits or Limits()
+        self.api = SnykApi(
+            RelationSetup(
+                RELATIONS_ENTRYPOINT,
+                rule_set.relation_files,
+                None if all_relations else rule_set.shipped_relations_named,
+                None if all_relations else rule_set.user_literals,
+                self.limits.max_relation_edges,
+                None if all_relations else rule_set.index_parts,
+            )
+        )
+        self._state: State | None = None
+        self._references: tuple[object, dict[int, dict[str, Any]]] = (None, {})
+        """The resident objects' references, shared by the rules run on one input."""
+        self._instance = self._new_instance()
+        if statics is not None and len(statics) != len(rule_set.rules):
+            raise ValueError("statics must give one entry per rule")
+        self.statics = (
+            list(statics)
+            if statics is not None
+            else [self._rule_statics(i) for i in range(len(rule_set.rules))]
+        )
+        # Single-resource rules see a resource as ``input``; any other module that
+        # names ``input`` may read the State document, which is only loaded then.
+        per_resource = {
+            rule.package
+            for rule, statics in zip(rule_set.rules, self.statics, strict=True)
+            if statics.single and statics.error is None
+        }
+        self.api.input_document = any(p not in per_resource for p in rule_set.input_readers)
+
+    def close(self) -> None:
+        """Free the Wasm instance (its store and memory) now rather than when
+        the collector finds it; the evaluator cannot be used after."""
+        self._instance.close()
+
+    @property
+    def abi_version(self) -> str:
+        """The Wasm ABI version of the compiled module (``1.3``)."""
+        major, minor = self._instance.abi_version
+        return f"{major}.{minor}"
+
+    def _new_instance(self) -> PolicyInstance:
+        assert self.rule_set.policy is not None
+        instance = PolicyInstance(
+            self.rule_set.policy, limits=self.limits, custom=self.api.handlers()
+        )
+        self.api.load(instance, self._state)
+        return instance
+
+    def _recover(self) -> None:
+        """A fresh instance after a failed evaluation (a trap may leave the heap inconsistent)."""
+        self._instance.close()
+        self._instance = self._new_instance()
+
+    def _rule_statics(self, index: int) -> RuleStatics:
+        try:
+            found = self._instance.evaluate(self.rule_set.entrypoint(index, "static"))
+        except EvalError as exc:
+            self._recover()
+            return RuleStatics(error=f"evaluating the rule's declarations: {exc}")
+        return _statics_from(found[0] if found else {})
+
+    def applicable(self, index: int, state: State) -> bool:
+        """Whether rule ``index`` runs on ``state`` (its input type accepts the State's)."""
+        return accepts_input_type(self.statics[index].input_type, state.input_type)
+
+    def load(self, state: State) -> None:
+        """Make ``state`` the input of the following :meth:`run` calls.
+
+        Raises :class:`EvalError` when the State cannot be loaded (too large for
+        the memory bound, or holding numbers Rego cannot represent).
+        """
+        self._state = state
+        try:
+            self.api.load(self._instance, state)
+        except RelationsUnavailable:
+            self._recover()  # loads the State again, now without relations
+        except (EvalError, values.ValueError_) as exc:
+            self._state = None
+            self._recover()
+            raise EvalError(f"cannot load the input: {exc}") from None
+
+    @property
+    def relation_problems(self) -> list[RelationProblem]:
+        """Relations that could not be used on the loaded State."""
+        relations = self.api.relations
+        return relations.problems if relations is not None else []
+
+    def run(self, index: int) -> RuleRun:
+        """Evaluate rule ``index`` on the loaded State."""
+        rule = self.rule_set.rules[index]
+        statics = self.statics[index]
+        run = RuleRun(rule, statics)
+        where = ", ".join(rule.files)
+        if statics.error is not None:
+            run.errors.append(f"{where}: {statics.error}")
+            return run
+        self.api.begin_rule()
+        try:
+            if statics.single:
+                self._run_single(index, run)
+            else:
+                self._run_multi(index, run)
+        except EvalError as exc:
+            run.errors.append(f"{where}: {exc}")
+            self._recover()
+        except Exception as exc:  # an engine bug must not lose the other rules
+            run.errors.append(f"{where}: {internal_error(exc)}")
+            self._recover()
+        if statics.single:
+            self.api.note_requested(statics.resource_type)
+        run.resource_types = sorted(self.api.requested)
+        return run
+
+    def _judgements(self, index: int, kind: str) -> tuple[JudgementReader, int | None]:
+        """Evaluate a judgement entrypoint: a reader of its result, and the
+        result's address (None when undefined)."""
+        instance = self._instance
+        found = self.api.handover.evaluate(instance, self.rule_set.entrypoint(index, kind))
+        reader = instance.reader()
+        limits = instance.limits
+        resident = self.api.resident_objects(reader)
+        if self._references[0] is not resident:  # a new input, or a new instance
+            self._references = (resident, {})
+        judgements = JudgementReader(
+            reader,
+            resident,
+            budget=limits.max_output_bytes,
+            over_budget=lambda: OutputLimitExceeded(
+                f"the result is over the output limit of {limits.max_output_mb:g} MiB"
+                " (a rule producing too many results?); raise --max-output"
+            ),
+            references=self._references[1],
+        )
+        return judgements, found
+
+    def _run_multi(self, index: int, run: RuleRun) -> None:
+        judgements, found = self._judgements(index, "multi")
+        values = judgements.judgements(found) if found is not None else {}
+        run.judgement = values.get(run.rule.judgement)
+        run.resources = values.get("resources")
+
+    def _run_single(self, index: int, run: RuleRun) -> None:
+        judgements, found = self._judgements(index, "single")
+        reader = judgements.reader
+        for pair in reader.array(found) if found is not None else []:
+            position, value = reader.array(pair)
+            run.per_resource[reader.read(position)] = judgements.judgement(value)

@@ -1,0 +1,450 @@
+"""Finding and loading scan inputs: files and directories → States.
+
+Named files are loaded whatever their name; directories are walked in sorted
+order (hidden directories and symbolic links to directories are not entered).
+What a file holds is detected by its content (:mod:`engine.inputs.loaders.detection`):
+State documents pass through, IaC files go to their format's loader.
+Terraform configuration gives one State per root module directory and
+Kubernetes manifests one State per directory (or per file with
+``split_k8s``). Files that cannot be read, decoded, parsed or loaded are
+reported with their path (and line where known) while the other inputs are
+still loaded; a failing loader never stops the rest.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from engine.core.collector import collector_paused
+from engine.core.paths import display_path
+from engine.inputs.loaders.detection import (
+    detect,
+    has_iac_suffix,
+    is_hcl_file,
+    loader_module,
+    parse_documents,
+    utf8_text,
+)
+from engine.inputs.loaders.kubernetes import ManifestFile
+from engine.inputs.loaders.limits import check_depth
+from engine.inputs.loaders.loaded import LoadedState, LoaderError
+from engine.inputs.state import State, StateError, parse_state
+
+_MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    """How inputs are found and loaded."""
+
+    input_type: str | None = None
+    """Load only inputs of this type (e.g. ``cfn``); None detects every format."""
+    skip_paths: tuple[str, ...] = ()
+    """Globs (``*``, ``?``, ``[...]``, ``**``) of walked files and directories to skip."""
+    max_file_mb: float = 256
+    """Files larger than this many MiB are reported, not read."""
+    var_files: tuple[Path, ...] = ()
+    """Terraform variable files (``.tfvars``, ``.tfvars.json``) for every root module."""
+    variables: Mapping[str, str] = field(default_factory=dict)
+    """Terraform variable values by name, as ``--var NAME=VALUE`` gives them."""
+    split_k8s: bool = False
+    """One State per Kubernetes manifest file instead of one per directory."""
+
+
+@dataclass(frozen=True)
+class ScanInput:
+    """One State to scan and where it came from (``index`` within a list file).
+
+    ``path`` is the file, or the directory of a Terraform module or of
+    Kubernetes manifests; ``source_files`` every file the State was read from.
+    """
+
+    path: str
+    index: int | None
+    state: State
+    source_files: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """``file`` or ``file[i]`` for the i-th State of a list file."""
+        return self.path if self.index is None else f"{self.path}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """An input that could not be loaded."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class LoadedInputs:
+    """The inputs found below the scan paths, the problems, and the files skipped."""
+
+    inputs: list[ScanInput]
+    problems: list[InputProblem]
+    skipped: list[str]
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def _missing(path: Path) -> str:
+    """Why a path that does not exist cannot be read."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+    return "broken symbolic link" if path.is_symlink() else "no such file or directory"
+
+
+def _not_regular(path: Path) -> str | None:
+    """Why ``path`` is not read: a FIFO, device or socket may block or never end."""
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        kind = "a FIFO"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    else:
+        kind = "a socket" if stat.S_ISSOCK(mode) else "not a file"
+    return f"{kind}, not a regular file; not read"
+
+
+def glob_pattern(glob: str) -> re.Pattern[str]:
+    """A ``/``-separated glob as a regular expression: ``*`` and ``?`` stay
+    within one path segment, ``**`` crosses segments (``**/`` matches none)."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif glob[i] == "[" and "]" in glob[i + 2 :]:
+            end = glob.index("]", i + 2)
+            body = glob[i + 1 : end]
+            negated = body.startswith("!")
+            out.append("[" + ("^" if negated else "") + re.escape(body[negated:]) + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a ``/``-separated path, or one of its parent directories, matches a glob."""
+    patterns = [glob_pattern(g.replace(os.sep, "/").rstrip("/")) for g in globs]
+
+    def matches(path: str) -> bool:
+        if not patterns:
+            return False
+        parts = path.split("/")
+        candidates = ["/".join(parts[:n]) for n in range(len(parts), 0, -1)]
+        return any(p.fullmatch(c) for p in patterns for c in candidates if c)
+
+    return matches
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A file to load: its path, display path, and whether it was named."""
+
+    path: Path
+    shown: str
+    explicit: bool
+
+
+def _posix(path: str) -> str:
+    return path.replace(os.sep, "/")
+
+
+def _discover(
+    paths: Sequence[Path], skip: Callable[[str], bool]
+) -> tuple[list[_Found], list[InputProblem], list[str]]:
+    """Every file below ``paths`` (each once), problems, and files skipped by name."""
+    found: list[_Found] = []
+    problems: list[InputProblem] = []
+    skipped: list[str] = []
+    seen: set[Path] = set()
+
+    def add(path: Path, explicit: bool) -> None:
+        real = path.resolve()
+        if real not in seen:
+            seen.add(real)
+            found.append(_Found(path, display_path(path), explicit))
+
+    for root in paths:
+        if not root.exists():
+            problems.append(InputProblem(display_path(root), _missing(root)))
+            continue
+        if not root.is_dir():
+            add(root, True)
+            continue
+
+        def skipped_below(path: Path, root: Path = root) -> bool:
+            relative = _posix(os.path.relpath(path, root))
+            return skip(_posix(display_path(path))) or skip(relative)
+
+        for dirpath, dirnames, filenames in os.walk(root):
+            here = Path(dirpath)
+            dirnames[:] = sorted(
+                d for d in dirnames if not d.startswith(".") and not skipped_below(here / d)
+            )
+            for name in sorted(filenames):
+                path = here / name
+                if skipped_below(path):
+                    continue
+                if not has_iac_suffix(name):
+                    skipped.append(display_path(path))
+                elif not path.exists():
+                    problems.append(InputProblem(display_path(path), _missing(path)))
+                else:
+                    add(path, False)
+    return found, problems, skipped
+
+
+# ---------------------------------------------------------------- loading
+
+
+@dataclass
+class _Outcome:
+    """What one file or group of files gave."""
+
+    inputs: list[ScanInput] = field(default_factory=list)
+    problems: list[InputProblem] = field(default_factory=list)
+
+
+def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInput:
+    if check_nesting:  # JSON and YAML files were checked when parsed
+        check_depth(loaded.document)
+    state = parse_state(loaded.document)  # a StateError here is a loader bug
+    state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
+    files = tuple(sorted(set(loaded.source_files))) or (shown,)
+    return ScanInput(shown, None, state, files)
+
+
+_LOCATED = re.compile(r"(?P<file>[^:\n]+?)(?::(?P<line>[0-9]+))?: (?P<message>.*)", re.DOTALL)
+
+
+def _problem(shown: str, exc: LoaderError, files: Sequence[str]) -> InputProblem:
+    """A loader's error as a problem; when a loader of several files names
+    one of them (``file:line: message``), the problem is that file's."""
+    found = _LOCATED.fullmatch(exc.message)
+    if found is not None and (found["file"] in files or (files and is_hcl_file(found["file"]))):
+        line = int(found["line"]) if found["line"] else exc.line
+        return InputProblem(found["file"], found["message"], line)
+    return InputProblem(shown, exc.message, exc.line)
+
+
+def _guarded(
+    input_type: str,
+    shown: str,
+    load: Callable[[], LoadedState],
+    files: Sequence[str] = (),
+    check_nesting: bool = False,
+) -> _Outcome:
+    """Run one loader; its errors, and any exception, become problems."""
+    try:
+        loaded = load()
+        return _Outcome(inputs=[_scan_input(shown, loaded, check_nesting)])
+    except LoaderError as exc:
+        return _Outcome(problems=[_problem(shown, exc, files)])
+    except Exception as exc:  # a loader bug must not lose the other inputs
+        message = f"internal error in the {input_type} loader: {type(exc).__name__}: {exc}"
+        return _Outcome(problems=[InputProblem(shown, message)])
+
+
+def _too_large(path: Path, max_file_mb: float) -> str | None:
+    size = path.stat().st_size
+    if size <= max_file_mb * _MB:
+        return None
+    shown = f"{size / _MB:.1f}" if size >= _MB else f"{size / _MB:.2g}"
+    return f"file is {shown} MB, over the --max-file-size limit of {max_file_mb:g} MB"
+
+
+@dataclass
+class _Group:
+    """Files loaded together into one State (a module or a manifest directory)."""
+
+    slot: int
+    directory: Path
+    shown: str
+    members: list[_Found] = field(default_factory=list)
+    manifests: list[ManifestFile] = field(default_factory=list)
+
+
+class _Loader:
+    """One run of :func:`load_inputs`: outcomes in the order inputs were found."""
+
+    def __init__(self, options: LoadOptions) -> None:
+        self.options = options
+        self.outcomes: list[_Outcome] = []
+        self.skipped: list[str] = []
+        self.modules: dict[Path, _Group] = {}
+        self.manifest_dirs: dict[Path, _Group] = {}
+
+    def slot(self, outcome: _Outcome | None = None) -> int:
+        self.outcomes.append(outcome or _Outcome())
+        return len(self.outcomes) - 1
+
+    def group(self, groups: dict[Path, _Group], found: _Found) -> _Group:
+        directory = found.path.parent
+        key = directory.resolve()
+        if key not in groups:
+            groups[key] = _Group(self.slot(), directory, display_path(directory))
+        return groups[key]
+
+    def problem(self, found: _Found, message: str, line: int | None = None) -> None:
+        self.slot(_Outcome(problems=[InputProblem(found.shown, message, line)]))
+
+    def unknown(self, found: _Found) -> None:
+        if found.explicit:
+            wanted = self.options.input_type
+            self.problem(found, f"no supported {wanted + ' ' if wanted else ''}input found")
+        else:
+            self.skipped.append(found.shown)
+
+    def file(self, found: _Found) -> None:
+        """Load one file, or add it to its group."""
+        input_type = self.options.input_type
+        try:
+            special = _not_regular(found.path)
+            if special is not None:
+                self.problem(found, special)
+                return
+            too_large = _too_large(found.path, self.options.max_file_mb)
+            if too_large is not None:
+                self.problem(found, too_large)
+                return
+            if is_hcl_file(found.path.name):
+                if input_type in (None, "tf_hcl"):
+                    utf8_text(found.path.read_bytes())
+                    self.group(self.modules, found).members.append(found)
+                else:
+                    self.unknown(found)
+                return
+            text = utf8_text(found.path.read_bytes())
+            documents = parse_documents(found.path.name, text)
+        except OSError as exc:
+            self.problem(found, exc.strerror or str(exc))
+            return
+        except LoaderError as exc:
+            self.problem(found, exc.message, exc.line)
+            return
+        try:
+            detected = detect(documents, input_type)
+        except Exception as exc:  # a recogniser bug must not lose the other inputs
+            self.problem(found, f"internal error detecting the format: {type(exc).__name__}: {exc}")
+            return
+        if detected is None:
+            self.unknown(found)
+        elif detected.states:
+            self.slot(self.states(found, detected.states, detected.listed))
+        elif detected.loader is not None:
+            loader = detected.loader
+            self.slot(
+                _guarded(
+                    loader.INPUT_TYPE,
+                    found.shown,
+                    lambda: loader.load(documents[0], text, found.shown),
+                )
+            )
+        else:
+            manifest = ManifestFile(found.shown, text, documents)
+            if self.options.split_k8s:
+                self.slot(self.manifests(found.shown, [manifest]))
+            else:
+                group = self.group(self.manifest_dirs, found)
+                group.members.append(found)
+                group.manifests.append(manifest)
+
+    def states(self, found: _Found, docs: Sequence[dict[str, Any]], listed: bool) -> _Outcome:
+        outcome = _Outcome()
+        for i, doc in enumerate(docs):
+            if self.options.input_type not in (None, doc.get("input_type")):
+                continue
+            index = i if listed else None
+            where = found.shown if index is None else f"{found.shown}[{index}]"
+            try:
+                state = parse_state(doc)
+            except StateError as exc:
+                outcome.problems.append(InputProblem(where, f"malformed State: {exc}"))
+                continue
+            outcome.inputs.append(ScanInput(found.shown, index, state, (found.shown,)))
+        return outcome
+
+    def manifests(self, shown: str, files: list[ManifestFile]) -> _Outcome:
+        return _guarded(
+            "k8s",
+            shown,
+            lambda: loader_module("k8s").load(files, shown),
+            [f.path for f in files],
+        )
+
+    def module(self, group: _Group) -> _Outcome:
+        return _guarded(
+            "tf_hcl",
+            group.shown,
+            lambda: loader_module("tf_hcl").load_module(
+                group.directory,
+                group.shown,
+                var_files=self.options.var_files,
+                variables=dict(self.options.variables),
+            ),
+            [m.shown for m in group.members],
+            check_nesting=True,
+        )
+
+    def finish(self) -> None:
+        """Load the groups; a module directory whose files all belong to
+        another root module loaded here is that module's child, not a root."""
+        for group in self.manifest_dirs.values():
+            self.outcomes[group.slot] = self.manifests(group.shown, group.manifests)
+        modules = list(self.modules.values())
+        loaded = [self.module(group) for group in modules]
+        read = [{Path(f).resolve() for i in o.inputs for f in i.source_files} for o in loaded]
+        own = [{m.path.resolve() for m in group.members} for group in modules]
+        for i, group in enumerate(modules):
+            is_child = any(
+                j != i and own[i] <= read[j] and not own[j] <= read[i] for j in range(len(modules))
+            )
+            self.outcomes[group.slot] = _Outcome() if is_child else loaded[i]
+
+
+def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadedInputs:
+    """Load every input found below ``paths``, in the order they are found."""
+    options = options or LoadOptions()
+    with collector_paused():  # parsing allocates millions of acyclic objects
+        found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
+        run = _Loader(options)
+        for item in found:
+            run.file(item)
+        run.finish()
+    inputs = [i for outcome in run.outcomes for i in outcome.inputs]
+    problems += [p for outcome in run.outcomes for p in outcome.problems]
+    return LoadedInputs(inputs, problems, skipped + run.skipped)

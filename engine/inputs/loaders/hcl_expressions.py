@@ -1,0 +1,839 @@
+"""Evaluating HCL expressions: python-hcl2's lark parse trees, and JSON-syntax values.
+
+Values are plain Python values (None, bool, int, float, str, list, dict) and
+:class:`Traversable` objects that resolve attributes lazily (``var``,
+resources, modules). Anything that cannot be evaluated raises
+:class:`EvaluationError`; :func:`evaluate_or_null` turns that into None.
+Elements of tuples and objects that cannot be evaluated become null on
+their own, so one unknown value does not hide its neighbours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import hcl2
+from lark import Token, Tree
+
+from engine.inputs.loaders.evaluation_budget import spend, units_of
+from engine.inputs.loaders.hcl_functions import (
+    FUNCTIONS,
+    is_number,
+    normalize_number,
+    to_bool,
+    to_number,
+    to_string,
+    values_equal,
+)
+
+
+class EvaluationError(Exception):
+    """An expression has no value here (unknown name, type error, unknown function...)."""
+
+
+class Traversable:
+    """A value resolved one attribute or index at a time."""
+
+    def attribute(self, name: str) -> Any:
+        """The value of ``.name``."""
+        raise EvaluationError(f"no attribute {name!r}")
+
+    def index(self, key: Any) -> Any:
+        """The value of ``[key]``."""
+        raise EvaluationError("not indexable")
+
+    def materialize(self) -> Any:
+        """The plain value this stands for when used whole."""
+        raise EvaluationError("not a value")
+
+
+class ResourceHandle(Traversable):
+    """A resource instance; accessing its attributes is recorded as a reference."""
+
+    resource_type: str
+    key: str
+
+
+class ResourceAddress(str):
+    """What a reference to an unset resource attribute evaluates to: the resource's
+    address, remembering the resource and attribute (so that a reference passed
+    through variables, locals and module outputs can still be recorded)."""
+
+    target: ResourceHandle
+    target_attribute: str | None
+
+    @classmethod
+    def of(cls, target: ResourceHandle, attribute: str | None) -> ResourceAddress:
+        """The address of ``target``, read as its ``attribute``."""
+        address = cls(target.key)
+        address.target = target
+        address.target_attribute = attribute
+        return address
+
+
+def plain(value: Any, found: list[ResourceAddress]) -> Any:
+    """``value`` with every :class:`ResourceAddress` made a plain string (and collected)."""
+    if isinstance(value, ResourceAddress):
+        found.append(value)
+        return str(value)
+    if isinstance(value, list):
+        return [plain(v, found) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v, found) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class JsonExpression:
+    """An expression of the JSON syntax: a JSON value whose strings are templates."""
+
+    value: Any
+
+
+Expression = Tree | JsonExpression
+"""An expression: a lark tree (native syntax) or a JSON-syntax value."""
+
+ReferenceSink = Callable[[ResourceHandle, str | None], None]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What names mean while evaluating: root names, local bindings and functions."""
+
+    resolve: Callable[[str], Any]
+    """The value of a root name (``var``, ``local``, a resource type...); raises when unknown."""
+    bindings: Mapping[str, Any] = field(default_factory=dict)
+    """Names bound by ``for`` expressions, ``count``, ``each``, dynamic iterators."""
+    on_reference: ReferenceSink | None = None
+    functions: Mapping[str, Callable[..., Any]] = field(default_factory=lambda: FUNCTIONS)
+
+    def bind(self, names: Mapping[str, Any]) -> Context:
+        """This context with more names bound."""
+        return replace(self, bindings={**self.bindings, **names})
+
+
+def evaluate_or_null(expression: Expression, context: Context) -> Any:
+    """The plain value of ``expression``, or None when it has none."""
+    try:
+        return materialize(evaluate(expression, context), context)
+    except Exception:
+        return None
+
+
+def evaluate(expression: Expression, context: Context) -> Any:
+    """The value of ``expression``; raises :class:`EvaluationError` when it has none."""
+    if isinstance(expression, JsonExpression):
+        return _json_value(expression.value, context)
+    try:
+        return _evaluate(expression, context)
+    except EvaluationError:
+        raise
+    except RecursionError:
+        raise EvaluationError("expression too deep") from None
+    except Exception as exc:
+        raise EvaluationError(str(exc)) from None
+
+
+def materialize(value: Any, context: Context | None = None) -> Any:
+    """``value`` with every :class:`Traversable` replaced by its plain value."""
+    if isinstance(value, Traversable):
+        if isinstance(value, ResourceHandle) and context and context.on_reference:
+            context.on_reference(value, None)
+        return materialize(value.materialize(), context)
+    if isinstance(value, list):
+        return [materialize(v, context) for v in value]
+    if isinstance(value, dict):
+        return {k: materialize(v, context) for k, v in value.items()}
+    return value
+
+
+def parse_expression(text: str) -> Tree:
+    """The parse tree of one expression written in native syntax."""
+    try:
+        tree = hcl2.parses_to_tree(f"x = {text}\n")
+    except Exception as exc:
+        raise EvaluationError(f"invalid expression: {exc}") from None
+    body = _children(tree)[0]
+    attributes = _children(body)
+    if len(attributes) != 1 or attributes[0].data != "attribute":
+        raise EvaluationError("not one expression")
+    return _children(attributes[0])[-1]
+
+
+# --- tree helpers ---------------------------------------------------------------------------
+
+
+def _children(node: Tree) -> list[Tree]:
+    """The child trees of ``node``, without tokens and newlines/comments."""
+    return [c for c in node.children if isinstance(c, Tree) and c.data != "new_line_or_comment"]
+
+
+def _tokens(node: Tree) -> list[Token]:
+    return [c for c in node.children if isinstance(c, Token)]
+
+
+def identifier_name(node: Tree) -> str | None:
+    """The name of an ``identifier``/``keyword``/``literal_value`` node, or of an
+    expression that is just one bare name."""
+    while node.data in ("expr_term", "object_elem_key") and len(node.children) == 1:
+        child = node.children[0]
+        if not isinstance(child, Tree):
+            return None
+        node = child
+    if node.data in ("identifier", "keyword", "literal_value"):
+        return str(node.children[0])
+    return None
+
+
+def traversal_text(node: Tree) -> str | None:
+    """``aws.west`` for a reference written as names and attributes only (else None)."""
+    if node.data == "expr_term" and len(_children(node)) == 1:
+        return traversal_text(_children(node)[0])
+    if node.data == "identifier":
+        return str(node.children[0])
+    if node.data == "get_attr_expr_term":
+        base, step = _children(node)
+        head = traversal_text(base)
+        name = identifier_name(_children(step)[0])
+        return f"{head}.{name}" if head and name else None
+    return None
+
+
+# --- evaluation -----------------------------------------------------------------------------
+
+
+def _evaluate(node: Tree, context: Context) -> Any:
+    spend(1)
+    handler = _HANDLERS.get(str(node.data))
+    if handler is None:
+        raise EvaluationError(f"unsupported expression {node.data}")
+    return handler(node, context)
+
+
+def _expr_term(node: Tree, context: Context) -> Any:
+    inner = _children(node)
+    if len(inner) != 1:
+        raise EvaluationError("malformed expression")
+    return _evaluate(inner[0], context)
+
+
+def _int_lit(node: Tree, _context: Context) -> Any:
+    return int(str(node.children[0]))
+
+
+def _float_lit(node: Tree, _context: Context) -> Any:
+    return normalize_number(float(str(node.children[0])))
+
+
+def _literal_value(node: Tree, _context: Context) -> Any:
+    return {"true": True, "false": False, "null": None}[str(node.children[0])]
+
+
+def _identifier(node: Tree, context: Context) -> Any:
+    name = str(node.children[0])
+    if name in context.bindings:
+        return context.bindings[name]
+    return context.resolve(name)
+
+
+def _tuple(node: Tree, context: Context) -> Any:
+    return [_element(child, context) for child in _children(node)]
+
+
+def _element(node: Tree, context: Context) -> Any:
+    try:
+        return _evaluate(node, context)
+    except Exception:
+        return None
+
+
+def _object(node: Tree, context: Context) -> Any:
+    result: dict[str, Any] = {}
+    for elem in _children(node):
+        key_node, value_node = _children(elem)
+        name = identifier_name(key_node)
+        if name is None:
+            key = materialize(_evaluate(_children(key_node)[0], context), context)
+            if key is None:
+                raise EvaluationError("object key is null")
+            name = to_string(key)
+        result[name] = _element(value_node, context)
+    return result
+
+
+def _conditional(node: Tree, context: Context) -> Any:
+    condition, when_true, when_false = _children(node)
+    chosen = to_bool(materialize(_evaluate(condition, context), context))
+    return _evaluate(when_true if chosen else when_false, context)
+
+
+def _unary_op(node: Tree, context: Context) -> Any:
+    operator = str(_tokens(node)[0]).strip()
+    value = materialize(_evaluate(_children(node)[0], context), context)
+    if operator == "!":
+        return not to_bool(value)
+    return normalize_number(-to_number(value))
+
+
+def _binary_op(node: Tree, context: Context) -> Any:
+    left_node, term = _children(node)[:2]
+    operator_node, right_node = _children(term)
+    operator = str(operator_node.children[0]).strip()
+    left = materialize(_evaluate(left_node, context), context)
+    if operator == "&&" and to_bool(left) is False:
+        return False
+    if operator == "||" and to_bool(left) is True:
+        return True
+    right = materialize(_evaluate(right_node, context), context)
+    return binary_operation(operator, left, right)
+
+
+def binary_operation(operator: str, left: Any, right: Any) -> Any:
+    """``left operator right`` with Terraform's conversions."""
+    if operator in ("&&", "||"):
+        return to_bool(left) and to_bool(right) if operator == "&&" else to_bool(right)
+    if operator == "==":
+        return values_equal(left, right)
+    if operator == "!=":
+        return not values_equal(left, right)
+    a, b = to_number(left), to_number(right)
+    match operator:
+        case "+":
+            return normalize_number(a + b)
+        case "-":
+            return normalize_number(a - b)
+        case "*":
+            return normalize_number(a * b)
+        case "/":
+            return normalize_number(a / b)
+        case "%":
+            return normalize_number(a % b if a >= 0 else -(-a % b))
+        case "<":
+            return a < b
+        case ">":
+            return a > b
+        case "<=":
+            return a <= b
+        case ">=":
+            return a >= b
+    raise EvaluationError(f"unknown operator {operator}")
+
+
+def get_attribute(value: Any, name: str, context: Context) -> Any:
+    """``value.name``."""
+    if isinstance(value, Traversable):
+        result = value.attribute(name)
+        if isinstance(value, ResourceHandle) and context.on_reference:
+            context.on_reference(value, name)
+        return result
+    if isinstance(value, dict):
+        if name in value:
+            return value[name]
+        raise EvaluationError(f"no attribute {name!r}")
+    if isinstance(value, list) and re.fullmatch(r"\d+", name):
+        return get_index(value, int(name), context)
+    raise EvaluationError(f"cannot read .{name} of {type(value).__name__}")
+
+
+def get_index(value: Any, key: Any, context: Context) -> Any:
+    """``value[key]``."""
+    key = materialize(key, context)
+    if isinstance(value, Traversable):
+        return value.index(key)
+    if isinstance(value, list):
+        position = to_number(key)
+        if not isinstance(position, int) or not 0 <= position < len(value):
+            raise EvaluationError(f"index {key!r} out of range")
+        return value[position]
+    if isinstance(value, dict):
+        name = to_string(key)
+        if name in value:
+            return value[name]
+        raise EvaluationError(f"no key {name!r}")
+    raise EvaluationError(f"cannot index {type(value).__name__}")
+
+
+def _step(step: Tree, value: Any, context: Context) -> Any:
+    if step.data == "get_attr":
+        name = identifier_name(_children(step)[0])
+        if name is None:
+            raise EvaluationError("malformed attribute access")
+        return get_attribute(value, name, context)
+    if step.data == "short_index":
+        return get_index(value, int(str(_tokens(step)[-1])), context)
+    return get_index(value, _evaluate(_children(step)[0], context), context)
+
+
+def _index_expr_term(node: Tree, context: Context) -> Any:
+    base, step = _children(node)
+    return _step(step, _evaluate(base, context), context)
+
+
+def _get_attr_expr_term(node: Tree, context: Context) -> Any:
+    return _index_expr_term(node, context)
+
+
+def _splat_items(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, Traversable) and not isinstance(value, ResourceHandle):
+        value = value.materialize()
+    return value if isinstance(value, list) else [value]
+
+
+def _full_splat_expr_term(node: Tree, context: Context) -> Any:
+    base, splat = _children(node)
+    items = _splat_items(_evaluate(base, context))
+    steps = _children(splat)
+    result = []
+    for item in items:
+        for step in steps:
+            item = _step(step, item, context)
+        result.append(item)
+    return result
+
+
+def _attr_splat_expr_term(node: Tree, context: Context) -> Any:
+    base, splat = _children(node)
+    items = _splat_items(_evaluate(base, context))
+    steps = _children(splat)
+    attributes = 0
+    while attributes < len(steps) and steps[attributes].data == "get_attr":
+        attributes += 1
+    result: Any = []
+    for item in items:
+        for step in steps[:attributes]:
+            item = _step(step, item, context)
+        result.append(item)
+    for step in steps[attributes:]:
+        result = _step(step, result, context)
+    return result
+
+
+def _function_call(node: Tree, context: Context) -> Any:
+    parts = _children(node)
+    names = [str(p.children[0]) for p in parts if p.data == "identifier"]
+    name = "::".join(names)
+    arguments = [p for p in parts if p.data == "arguments"]
+    argument_nodes = _children(arguments[0]) if arguments else []
+    expand = bool(arguments) and any(str(t) == "..." for t in _tokens(arguments[0]))
+    if name in ("try", "can"):
+        return _try_or_can(name, argument_nodes, context)
+    function = context.functions.get(name)
+    if function is None:
+        raise EvaluationError(f"unknown function {name}")
+    prepare = _keep_resources if name in _STRUCTURAL_FUNCTIONS else materialize
+    values = [prepare(_evaluate(a, context), context) for a in argument_nodes]
+    if expand:
+        if not values or not isinstance(values[-1], list):
+            raise EvaluationError("expanding a non-list argument")
+        values = [*values[:-1], *values[-1]]
+    result = function(*values)
+    spend(units_of(result))
+    return result
+
+
+_STRUCTURAL_FUNCTIONS = frozenset(
+    {"coalesce", "coalescelist", "concat", "element", "flatten", "lookup", "merge", "one"}
+    | {"reverse", "slice", "tolist", "values"}
+)
+"""Functions that move values around without reading them: resources passed through them
+stay resources, so that ``values(aws_instance.x)[*].id`` still reads their attributes."""
+
+
+def _keep_resources(value: Any, context: Context) -> Any:
+    """``value`` materialized except for the resources in it."""
+    if isinstance(value, ResourceHandle):
+        return value
+    if isinstance(value, Traversable):
+        return _keep_resources(value.materialize(), context)
+    if isinstance(value, list):
+        return [_keep_resources(v, context) for v in value]
+    if isinstance(value, dict):
+        return {k: _keep_resources(v, context) for k, v in value.items()}
+    return value
+
+
+def _try_or_can(name: str, arguments: Sequence[Tree], context: Context) -> Any:
+    for argument in arguments:
+        try:
+            value = materialize(_evaluate(argument, context), context)
+        except Exception:
+            if name == "can":
+                return False
+            continue
+        return True if name == "can" else value
+    if name == "can":
+        raise EvaluationError("can() takes one argument")
+    raise EvaluationError("no argument of try() has a value")
+
+
+def _for_items(collection: Any) -> Iterator[tuple[Any, Any]]:
+    if isinstance(collection, Traversable):
+        collection = collection.materialize()
+    if isinstance(collection, dict):
+        yield from sorted(collection.items())
+    elif isinstance(collection, list):
+        yield from enumerate(collection)
+    else:
+        raise EvaluationError(f"cannot iterate over {type(collection).__name__}")
+
+
+def _for_parts(node: Tree) -> tuple[list[str], Tree, list[Tree], Tree | None, bool]:
+    parts = _children(node)
+    intro = parts[0]
+    intro_parts = _children(intro)
+    names = [str(p.children[0]) for p in intro_parts if p.data == "identifier"]
+    condition = parts[-1] if parts[-1].data == "for_cond" else None
+    bodies = parts[1 : -1 if condition is not None else None]
+    grouped = any(str(t) == "..." for t in _tokens(node))
+    cond_expr = _children(condition)[0] if condition is not None else None
+    return names, intro_parts[-1], bodies, cond_expr, grouped
+
+
+def _for_bindings(names: list[str], key: Any, value: Any) -> dict[str, Any]:
+    return {names[0]: key, names[1]: value} if len(names) == 2 else {names[0]: value}
+
+
+def _for_tuple_expr(node: Tree, context: Context) -> Any:
+    names, source, bodies, condition, _ = _for_parts(node)
+    result = []
+    for key, value in _for_items(_evaluate(source, context)):
+        inner = context.bind(_for_bindings(names, key, value))
+        if condition is not None and not to_bool(materialize(_evaluate(condition, inner))):
+            continue
+        result.append(_evaluate(bodies[0], inner))
+    return result
+
+
+def _for_object_expr(node: Tree, context: Context) -> Any:
+    names, source, bodies, condition, grouped = _for_parts(node)
+    result: dict[str, Any] = {}
+    for key, value in _for_items(_evaluate(source, context)):
+        inner = context.bind(_for_bindings(names, key, value))
+        if condition is not None and not to_bool(materialize(_evaluate(condition, inner))):
+            continue
+        name = to_string(materialize(_evaluate(bodies[0], inner), inner))
+        item = _evaluate(bodies[1], inner)
+        if grouped:
+            result.setdefault(name, []).append(item)
+        elif name in result:
+            raise EvaluationError(f"duplicate key {name!r} in for expression")
+        else:
+            result[name] = item
+    return result
+
+
+# --- templates ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Directive:
+    kind: str  # "interp", "if", "else", "endif", "for", "endfor"
+    expression: Tree | None = None
+    names: tuple[str, ...] = ()
+    strip_before: bool = False
+    strip_after: bool = False
+
+
+TemplatePart = str | _Directive
+
+_ESCAPES = re.compile(r'\\(?:([nrt"\\])|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))')
+_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unescape(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        if match.group(1):
+            return _SIMPLE_ESCAPES[match.group(1)]
+        return chr(int(match.group(2) or match.group(3), 16))
+
+    return _ESCAPES.sub(one, text)
+
+
+def _string_parts(node: Tree) -> list[TemplatePart]:
+    parts: list[TemplatePart] = []
+    for part in _children(node):
+        content = part.children[0]
+        if isinstance(content, Token):
+            text = str(content)
+            if content.type == "ESCAPED_INTERPOLATION" or content.type == "ESCAPED_DIRECTIVE":
+                parts.append(text[1:])
+            else:
+                parts.append(_unescape(text))
+            continue
+        tokens = [str(t).strip() for t in _tokens(content)]
+        strip_before = len(tokens) > 1 and tokens[1] == "~"
+        strip_after = len(tokens) > 1 and tokens[-2] == "~"
+        expressions = [c for c in _children(content) if c.data != "identifier"]
+        names = tuple(str(c.children[0]) for c in _children(content) if c.data == "identifier")
+        kind = {
+            "interpolation": "interp",
+            "template_if_start": "if",
+            "template_else": "else",
+            "template_endif": "endif",
+            "template_for_start": "for",
+            "template_endfor": "endfor",
+        }[str(content.data)]
+        parts.append(
+            _Directive(
+                kind,
+                expressions[0] if expressions else None,
+                names,
+                strip_before,
+                strip_after,
+            )
+        )
+    return parts
+
+
+def _string(node: Tree, context: Context) -> Any:
+    return render_template(_string_parts(node), context)
+
+
+def _template_string(node: Tree, _context: Context) -> Any:
+    return _unescape(str(node.children[0])[2:-2])
+
+
+def _heredoc(node: Tree, context: Context) -> Any:
+    text = str(node.children[0])
+    lines = text.split("\n")
+    body = lines[1:-2]
+    if node.data == "heredoc_template_trim":
+        indents = [len(line) - len(line.lstrip(" \t")) for line in body if line.strip()]
+        cut = min(indents, default=0)
+        body = [line[cut:] for line in body]
+    content = "".join(line.rstrip("\r") + "\n" for line in body)
+    return render_template(split_template(content), context)
+
+
+def split_template(text: str) -> list[TemplatePart]:
+    """The parts of a template written as raw text (heredoc bodies, JSON-syntax strings)."""
+    parts: list[TemplatePart] = []
+    literal: list[str] = []
+    position = 0
+    while position < len(text):
+        if text.startswith(("$${", "%%{"), position):
+            literal.append(text[position + 1 : position + 3])
+            position += 3
+            continue
+        if text.startswith(("${", "%{"), position):
+            end = _closing_brace(text, position + 2)
+            if literal:
+                parts.append("".join(literal))
+                literal = []
+            parts.append(_directive(text[position], text[position + 2 : end]))
+            position = end + 1
+            continue
+        literal.append(text[position])
+        position += 1
+    if literal:
+        parts.append("".join(literal))
+    return parts
+
+
+def _closing_brace(text: str, start: int) -> int:
+    depth, position, quoted = 0, start, False
+    while position < len(text):
+        char = text[position]
+        if quoted:
+            if char == "\\":
+                position += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            if depth == 0:
+                return position
+            depth -= 1
+        position += 1
+    raise EvaluationError("unterminated template sequence")
+
+
+def _directive(sigil: str, source: str) -> _Directive:
+    strip_before = source.startswith("~")
+    strip_after = source.endswith("~")
+    inner = source[1 if strip_before else 0 : -1 if strip_after else None].strip()
+    if sigil == "$":
+        return _Directive("interp", parse_expression(inner), (), strip_before, strip_after)
+    word, _, rest = inner.partition(" ")
+    if word in ("else", "endif", "endfor") and not rest.strip():
+        return _Directive(word, None, (), strip_before, strip_after)
+    if word == "if":
+        return _Directive("if", parse_expression(rest), (), strip_before, strip_after)
+    match = re.fullmatch(r"for\s+(\w+)(?:\s*,\s*(\w+))?\s+in\s+(.+)", inner, re.DOTALL)
+    if match:
+        names = tuple(n for n in match.group(1, 2) if n)
+        expression = parse_expression(match.group(3))
+        return _Directive("for", expression, names, strip_before, strip_after)
+    raise EvaluationError(f"invalid template directive {inner!r}")
+
+
+def _apply_strips(parts: list[TemplatePart]) -> list[TemplatePart]:
+    stripped = list(parts)
+    for position, part in enumerate(stripped):
+        if not isinstance(part, _Directive):
+            continue
+        if part.strip_before and position > 0 and isinstance(stripped[position - 1], str):
+            stripped[position - 1] = str(stripped[position - 1]).rstrip()
+        if part.strip_after and position + 1 < len(stripped):
+            following = stripped[position + 1]
+            if isinstance(following, str):
+                stripped[position + 1] = following.lstrip()
+    return stripped
+
+
+def render_template(parts: list[TemplatePart], context: Context) -> Any:
+    """The value of a template: a single interpolation keeps its type; otherwise a string."""
+    if len(parts) == 1 and isinstance(parts[0], _Directive) and parts[0].kind == "interp":
+        assert parts[0].expression is not None
+        return _evaluate(parts[0].expression, context)
+    output, end = _render(_apply_strips(parts), 0, context, ())
+    if end != len(parts):
+        raise EvaluationError("unbalanced template directives")
+    spend(sum(map(len, output)) // 16)
+    return "".join(output)
+
+
+def _render(
+    parts: list[TemplatePart], start: int, context: Context | None, until: tuple[str, ...]
+) -> tuple[list[str], int]:
+    """Render from ``start`` up to a directive in ``until`` (``context`` None: skip only)."""
+    output: list[str] = []
+    position = start
+    while position < len(parts):
+        part = parts[position]
+        if isinstance(part, str):
+            output.append(part)
+            position += 1
+            continue
+        if part.kind in until:
+            return output, position
+        assert part.kind in ("interp", "if", "for"), part.kind
+        if part.kind == "interp":
+            if context is not None:
+                value = materialize(_evaluate(part.expression, context), context)  # type: ignore[arg-type]
+                if value is None:
+                    raise EvaluationError("interpolating null")
+                output.append(to_string(value))
+            position += 1
+        elif part.kind == "if":
+            position = _render_if(parts, position, context, output)
+        else:
+            position = _render_for(parts, position, context, output)
+    if until:
+        raise EvaluationError(f"missing %{{{until[-1]}}}")
+    return output, position
+
+
+def _render_if(
+    parts: list[TemplatePart], position: int, context: Context | None, output: list[str]
+) -> int:
+    directive = parts[position]
+    assert isinstance(directive, _Directive)
+    chosen = context is not None and to_bool(
+        materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
+    )
+    yes, position = _render(parts, position + 1, context if chosen else None, ("else", "endif"))
+    no: list[str] = []
+    if _kind(parts[position]) == "else":
+        skip_else = None if chosen or context is None else context
+        no, position = _render(parts, position + 1, skip_else, ("endif",))
+    if context is not None:
+        output.extend(yes if chosen else no)
+    return position + 1
+
+
+def _render_for(
+    parts: list[TemplatePart], position: int, context: Context | None, output: list[str]
+) -> int:
+    directive = parts[position]
+    assert isinstance(directive, _Directive)
+    _, end = _render(parts, position + 1, None, ("endfor",))
+    if context is not None:
+        collection = _evaluate(directive.expression, context)  # type: ignore[arg-type]
+        for key, value in _for_items(collection):
+            inner = context.bind(_for_bindings(list(directive.names), key, value))
+            text, _ = _render(parts, position + 1, inner, ("endfor",))
+            output.extend(text)
+    return end + 1
+
+
+def _kind(part: TemplatePart) -> str | None:
+    return part.kind if isinstance(part, _Directive) else None
+
+
+# --- JSON syntax ----------------------------------------------------------------------------
+
+
+def _json_value(value: Any, context: Context) -> Any:
+    if isinstance(value, str):
+        if "${" not in value and "%{" not in value:
+            return value
+        return render_template(split_template(value), context)
+    if isinstance(value, list):
+        return [_json_element(v, context) for v in value]
+    if isinstance(value, dict):
+        return {
+            to_string(materialize(_json_value(k, context), context)): _json_element(v, context)
+            for k, v in value.items()
+        }
+    return value
+
+
+def _json_element(value: Any, context: Context) -> Any:
+    try:
+        return _json_value(value, context)
+    except Exception:
+        return None
+
+
+_HANDLERS: dict[str, Callable[[Tree, Context], Any]] = {
+    "expr_term": _expr_term,
+    "int_lit": _int_lit,
+    "float_lit": _float_lit,
+    "literal_value": _literal_value,
+    "identifier": _identifier,
+    "string": _string,
+    "template_string": _template_string,
+    "heredoc_template": _heredoc,
+    "heredoc_template_trim": _heredoc,
+    "tuple": _tuple,
+    "object": _object,
+    "conditional": _conditional,
+    "unary_op": _unary_op,
+    "binary_op": _binary_op,
+    "index_expr_term": _index_expr_term,
+    "get_attr_expr_term": _get_attr_expr_term,
+    "full_splat_expr_term": _full_splat_expr_term,
+    "attr_splat_expr_term": _attr_splat_expr_term,
+    "function_call": _function_call,
+    "for_tuple_expr": _for_tuple_expr,
+    "for_object_expr": _for_object_expr,
+}
+
+__all__ = [
+    "Context",
+    "EvaluationError",
+    "Expression",
+    "JsonExpression",
+    "ResourceAddress",
+    "ResourceHandle",
+    "Traversable",
+    "binary_operation",
+    "evaluate",
+    "evaluate_or_null",
+    "identifier_name",
+    "is_number",
+    "materialize",
+    "parse_expression",
+    "plain",
+    "split_template",
+    "traversal_text",
+]

@@ -1,0 +1,7 @@
+"""Looking into rules and relations without a verdict: the rule catalogue
+(``rules``), the relation listing (``relations``) and the graph export
+(``graph``).
+
+May import: core, inputs, rules, wasm, relations, evaluation, results,
+scanning.
+"""

@@ -1,0 +1,93 @@
+"""Output formats of a scan: each a pure function from a ScanReport to bytes.
+
+``table`` (terminal), ``json`` (the results document), ``sarif`` (SARIF
+2.1.0), ``junit`` (JUnit XML) and ``github`` (workflow-command annotations).
+:func:`plan_outputs` pairs ``--format`` and ``-o`` options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.results.formats import github, json_document, junit, sarif, table
+from engine.results.report import ScanReport
+
+FORMATS = ("table", "json", "sarif", "junit", "github")
+STDOUT = "-"
+"""The ``-o`` value that means standard output."""
+
+
+def render(
+    report: ScanReport, fmt: str, *, color: bool = False, width: int = table.DEFAULT_WIDTH
+) -> bytes:
+    """The report in format ``fmt`` (one of :data:`FORMATS`); ``color`` and
+    ``width`` apply to ``table`` only."""
+    if fmt == "table":
+        return table.render(report, color=color, width=width)
+    renderers = {
+        "json": json_document.render,
+        "sarif": sarif.render,
+        "junit": junit.render,
+        "github": github.render,
+    }
+    if fmt not in renderers:
+        raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
+    return renderers[fmt](report)
+
+
+@dataclass(frozen=True)
+class OutputTarget:
+    """One rendering of a scan: a format and where it goes (``-`` for stdout)."""
+
+    format: str
+    destination: str = STDOUT
+
+    @property
+    def to_stdout(self) -> bool:
+        """Whether this rendering goes to standard output."""
+        return self.destination == STDOUT
+
+
+class OutputPlanError(ValueError):
+    """``--format`` and ``-o`` options that do not pair up."""
+
+
+def plan_outputs(
+    formats: list[str], outputs: list[str], *, stdout_is_terminal: bool
+) -> list[OutputTarget]:
+    """Pair ``--format`` options with ``-o`` options, in the order given.
+
+    - No ``-o``: at most one ``--format``, written to stdout; without one,
+      ``table`` on a terminal, else ``json``.
+    - With ``-o``: one ``--format`` per ``-o`` (the n-th format goes to the
+      n-th output), or none at all for a single ``-o``, which gets ``json``
+      (``table`` when it is ``-`` on a terminal). ``-`` is stdout.
+    - Formats are case-insensitive; an output may be named once, stdout too.
+    """
+    wanted = [f.lower() for f in formats]
+    unknown = [f for f in formats if f.lower() not in FORMATS]
+    if unknown:
+        raise OutputPlanError(f"unknown format {unknown[0]!r} ({', '.join(FORMATS)})")
+    default = "table" if stdout_is_terminal else "json"
+    if not outputs:
+        if len(wanted) > 1:
+            raise OutputPlanError(
+                f"{len(wanted)} --format options need one -o each "
+                "(e.g. --format sarif -o scan.sarif --format json -o -; '-' is stdout)"
+            )
+        return [OutputTarget(wanted[0] if wanted else default)]
+    if not wanted and len(outputs) == 1:
+        fmt = default if outputs[0] == STDOUT else "json"
+        return [OutputTarget(fmt, outputs[0])]
+    if len(wanted) != len(outputs):
+        raise OutputPlanError(
+            f"{len(wanted)} --format and {len(outputs)} -o options: give one --format "
+            "per -o, in the same order (e.g. --format sarif -o scan.sarif --format json -o -)"
+        )
+    seen: set[str] = set()
+    for destination in outputs:
+        if destination in seen:
+            shown = "stdout (-)" if destination == STDOUT else destination
+            raise OutputPlanError(f"-o {shown} is given more than once")
+        seen.add(destination)
+    return [OutputTarget(f, o) for f, o in zip(wanted, outputs, strict=True)]

@@ -1,0 +1,75 @@
+"""GitHub Actions workflow commands: one annotation per failing result.
+
+``::error file=F,line=L,col=C,title=T::message``, the command chosen by the
+result's severity (error for critical and high, warning for medium and
+unknown words, notice for low), values escaped as the Actions runner
+decodes them. Ignored results are not annotated. Scan and rule errors are
+``::error`` without a file, warnings ``::warning``; a plain summary line ends
+the output.
+"""
+
+from __future__ import annotations
+
+from engine.results.formats.view import (
+    by_rule,
+    input_file,
+    resource_label,
+    result_location,
+    scan_counts,
+    severity_level,
+    unlisted_rule_errors,
+)
+from engine.results.report import ScanReport
+
+COMMAND_BY_LEVEL = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def escape_data(value: str) -> str:
+    """A command's message: ``%``, CR and LF percent-encoded."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """A command property value: as :func:`escape_data`, plus ``:`` and ``,``."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(name: str, message: str, **properties: str | int | None) -> str:
+    """One workflow command line; properties that are None are left out."""
+    given = [f"{k}={escape_property(str(v))}" for k, v in properties.items() if v is not None]
+    head = f"::{name} {','.join(given)}" if given else f"::{name}"
+    return f"{head}::{escape_data(message)}"
+
+
+def render(report: ScanReport) -> bytes:
+    """The annotations of a scan, one per line."""
+    lines: list[str] = []
+    for group in by_rule(report):
+        for scan_input, result in group.results():
+            if result.passed or result.ignored:
+                continue
+            point = result_location(result)
+            filepath = point.filepath if point is not None else input_file(scan_input)
+            message = f"{resource_label(result)}: {result.message or group.metadata.title}"
+            if result.remediation:
+                message += f"\n{result.remediation}"
+            lines.append(
+                command(
+                    COMMAND_BY_LEVEL[severity_level(result.severity)],
+                    message,
+                    file=filepath,
+                    line=point.line if point is not None else None,
+                    col=point.column if point is not None else None,
+                    title=f"{group.heading} [{result.severity}]"
+                    if result.severity
+                    else group.heading,
+                )
+            )
+    lines += [command("error", e, title="rego-engine") for e in report.errors]
+    lines += [
+        command("error", f"{scan_input.name}: {error}", title=f"rego-engine: {package}")
+        for scan_input, package, error in unlisted_rule_errors(report)
+    ]
+    lines += [command("warning", w, title="rego-engine") for w in report.warnings]
+    lines.append(f"rego-engine: {scan_counts(report).line()}")
+    return ("\n".join(lines) + "\n").encode()

@@ -1,0 +1,162 @@
+"""The terminal table: results grouped by rule, coloured by severity, and a
+summary line with the scan's counts.
+
+Each rule is a heading (severity, id, title, package) followed by its
+failing, ignored and errored results (passing ones are counted, not listed)
+and its counts. Severity words are matched case-insensitively.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from engine.results.formats.view import (
+    RuleGroup,
+    by_rule,
+    input_file,
+    resource_label,
+    result_location,
+    scan_counts,
+    unlisted_rule_errors,
+)
+from engine.results.report import ScanReport
+
+SEVERITY_STYLES = {
+    "critical": "bold white on red",
+    "high": "bold red",
+    "medium": "yellow",
+    "low": "cyan",
+}
+"""Style of each severity word (lower case); other words are dim."""
+
+DEFAULT_WIDTH = 120
+
+
+def severity_style(severity: str) -> str:
+    """The style of a severity word, matched case-insensitively."""
+    return SEVERITY_STYLES.get(severity.strip().lower(), "dim")
+
+
+def _severity(severity: str) -> Text:
+    return Text(severity.upper() or "-", style=severity_style(severity))
+
+
+def _heading(group: RuleGroup) -> Text:
+    meta = group.metadata
+    heading = Text()
+    heading.append_text(_severity(meta.severity))
+    heading.append("  ")
+    # separators end the span before them: leading spaces in a span are lost
+    # by some SVG renderers of the screenshot
+    heading.append(f"{group.rule_id}  ", style="bold")
+    if meta.title:
+        heading.append(f"{meta.title}  ")
+    if group.rule_id != group.package:
+        heading.append(group.package, style="dim")
+    return heading
+
+
+def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
+    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False, expand=False)
+    table.add_column("status", no_wrap=True)
+    table.add_column("severity", no_wrap=True)
+    table.add_column("resource", overflow="fold", max_width=44)
+    table.add_column("location", no_wrap=True)
+    table.add_column("message", overflow="fold", min_width=24)
+    for scan_input, result in group.results():
+        if result.passed and not result.ignored:
+            continue
+        point = result_location(result)
+        where = str(point) if point is not None else (input_file(scan_input) or scan_input.name)
+        if result.ignored:
+            status = Text("IGNORED", style="dim")
+            message = Text(f"{result.message} (ignored: {result.ignore_reason})", style="dim")
+        else:
+            status = Text("FAIL", style="bold red")
+            message = Text(result.message)
+        table.add_row(
+            status, _severity(result.severity), Text(resource_label(result)), Text(where), message
+        )
+    for input_name, error in rule_errors:
+        table.add_row(
+            Text("ERROR", style="bold magenta"), Text(""), Text(""), Text(input_name), Text(error)
+        )
+    return table if table.row_count else None
+
+
+def _group_counts(group: RuleGroup, errors: int) -> Text:
+    results = [r for _, r in group.results()]
+    passed = sum(1 for r in results if r.passed and not r.ignored)
+    failed = sum(1 for r in results if not r.passed and not r.ignored)
+    ignored = sum(1 for r in results if r.ignored)
+    out = Text("  ")
+    out.append(f"{passed} passed", style="green" if passed else "dim")
+    out.append(", ")
+    out.append(f"{failed} failed", style="red" if failed else "dim")
+    if ignored:
+        out.append(f", {ignored} ignored", style="dim")
+    if errors:
+        out.append(f", {errors} error{'s' if errors > 1 else ''}", style="magenta")
+    return out
+
+
+def _renderables(report: ScanReport) -> list[object]:
+    rule_errors: dict[str, list[tuple[str, str]]] = {}
+    for scan_input, package, error in unlisted_rule_errors(report):
+        rule_errors.setdefault(package, []).append((scan_input.name, error))
+    listed = set(report.errors)
+    out: list[object] = []
+    for group in by_rule(report):
+        # a compile error is the same on every input: shown once, without one
+        compile_errors = sorted({e for _, e in group.errors() if f"{group.package}: {e}" in listed})
+        errors = [("", e) for e in compile_errors] + rule_errors.get(group.package, [])
+        parts: list[object] = [_heading(group)]
+        rows = _rows(group, errors)
+        if rows is not None:
+            parts.append(rows)
+        parts.append(_group_counts(group, len(errors)))
+        out.append(Group(*parts))
+        out.append(Text())
+    counts = scan_counts(report)
+    summary = Text(counts.line(), style="bold")
+    if counts.failed or counts.errors:
+        summary.stylize("red")
+    else:
+        summary.stylize("green")
+    out.append(summary)
+    return out
+
+
+def _console(width: int, color: bool, record: bool = False) -> Console:
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        color_system="truecolor" if color else None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        record=record,
+        legacy_windows=False,
+    )
+
+
+def render(report: ScanReport, *, color: bool = False, width: int = DEFAULT_WIDTH) -> bytes:
+    """The table as text: with ANSI colours when ``color``, ``width`` columns wide."""
+    console = _console(width, color)
+    for renderable in _renderables(report):
+        console.print(renderable)
+    assert isinstance(console.file, io.StringIO)
+    return console.file.getvalue().encode()
+
+
+def render_svg(report: ScanReport, *, width: int = DEFAULT_WIDTH, title: str = "") -> str:
+    """The coloured table as an SVG terminal screenshot (rich's export)."""
+    console = _console(width, True, record=True)
+    for renderable in _renderables(report):
+        console.print(renderable)
+    return console.export_svg(title=title or "rego-engine scan")

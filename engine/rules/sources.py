@@ -1,0 +1,174 @@
+"""Loading policy sources from ``-d`` paths, the way ``opa eval -d`` does.
+
+A ``-d`` path is a directory or a file. ``.rego`` files are policy modules;
+``.json``, ``.yaml`` and ``.yml`` files are data documents, merged into
+``data`` at the path of their directory relative to the ``-d`` root (a file
+named directly lands at the root). Other files are ignored, and so are
+directories whose names start with a dot. A file reached through several
+roots is loaded once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.core.paths import display_path
+from engine.inputs.loaders.limits import check_yaml_stream, too_deep_message
+from engine.inputs.loaders.loaded import LoaderError
+from engine.rules.rego_version import detect_rego_version
+
+REGO_SUFFIXES = frozenset({".rego"})
+DATA_SUFFIXES = frozenset({".json", ".yaml", ".yml"})
+
+_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class SourceError(Exception):
+    """A policy source could not be read; ``path`` names the file."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+        self.path = path
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RegoFile:
+    """One Rego module: where it came from, its text, and its syntax version."""
+
+    path: Path
+    display: str
+    text: str
+    rego_version: int
+
+
+@dataclass
+class PolicySources:
+    """Everything one compilation takes: Rego modules and the merged data document."""
+
+    rego_files: list[RegoFile] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    data_files: list[str] = field(default_factory=list)
+
+
+def _walk(root: Path) -> list[Path]:
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if path.suffix in REGO_SUFFIXES or path.suffix in DATA_SUFFIXES:
+                found.append(path)
+    return found
+
+
+def _read_text(path: Path) -> str:
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO blocks, a device never ends
+            raise SourceError(display_path(path), "not a regular file; not read")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(display_path(path), f"not valid UTF-8 ({exc.reason})") from None
+    except OSError as exc:
+        raise SourceError(display_path(path), exc.strerror or str(exc)) from None
+
+
+def parse_data_document(path: Path, text: str) -> Any:
+    """The value of a JSON or YAML data document."""
+    if path.suffix == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SourceError(display_path(path), exc.msg, exc.lineno) from None
+        except RecursionError:
+            raise SourceError(display_path(path), too_deep_message()) from None
+    try:
+        check_yaml_stream(text)  # libyaml's composer would overflow the C stack
+        return yaml.load(text, Loader=_YamlLoader)
+    except LoaderError as exc:
+        raise SourceError(display_path(path), exc.message, exc.line) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SourceError(display_path(path), f"invalid YAML: {problem}", line) from None
+
+
+def _deep_merge(target: dict[str, Any], doc: dict[str, Any], origin: str, at: str = "") -> None:
+    for key, value in doc.items():
+        path = f"{at}.{key}" if at else key
+        current = target.get(key)
+        if isinstance(current, dict) and isinstance(value, dict):
+            _deep_merge(current, value, origin, path)
+        elif key in target and current != value:
+            raise SourceError(origin, f"data.{path} is also defined by another document")
+        else:
+            target[key] = value
+
+
+def _merge_document(data: dict[str, Any], value: Any, at: list[str], origin: str) -> None:
+    """Merge one document into ``data`` at path ``at`` (its directory)."""
+    for key in reversed(at):
+        value = {key: value}
+    if not isinstance(value, dict):
+        raise SourceError(origin, "a data document at the root of data must be an object")
+    _deep_merge(data, value, origin)
+
+
+def load_sources(
+    paths: list[Path], *, on_error: Callable[[SourceError], None] | None = None
+) -> PolicySources:
+    """Read every policy module and data document below ``paths``.
+
+    Without ``on_error`` the first bad file raises :class:`SourceError`; with
+    it, each bad file is reported there and skipped.
+    """
+    sources = PolicySources()
+    seen: set[Path] = set()
+    for root in paths:
+        try:
+            if not root.exists():
+                raise SourceError(display_path(root), "no such file or directory")
+        except SourceError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
+        files = [root] if root.is_file() else _walk(root)
+        for path in files:
+            real = path.resolve()
+            if real in seen:
+                continue
+            seen.add(real)
+            try:
+                _load_file(sources, root, path, real)
+            except SourceError as exc:
+                if on_error is None:
+                    raise
+                on_error(exc)
+    return sources
+
+
+def _load_file(sources: PolicySources, root: Path, path: Path, real: Path) -> None:
+    text = _read_text(path)
+    if path.suffix in REGO_SUFFIXES:
+        sources.rego_files.append(
+            RegoFile(real, display_path(path), text, detect_rego_version(text))
+        )
+        return
+    value = parse_data_document(path, text)
+    if value is None:
+        return
+    at = [] if root.is_file() else list(path.parent.relative_to(root).parts)
+    _merge_document(sources.data, value, at, display_path(path))
+    sources.data_files.append(display_path(path))

@@ -1,0 +1,178 @@
+"""The configuration file ``.rego-engine.yaml``: scan options kept in the repository.
+
+Found in the current directory or, walking up, in the nearest directory up
+to the git root (the first directory holding ``.git``); outside a git
+repository only the current directory is looked at. Keys are the long
+names of ``scan``'s options; flags given on the command line win. Relative
+paths are relative to the file's directory. Unknown keys and bad values are
+errors naming the file and line.
+
+Example::
+
+    rules: [policies]
+    inputs: [infra]
+    format: [sarif, json]
+    output: [scan.sarif, scan.json]
+    fail-on: high
+    exclude-rule: [EXAMPLE_004]
+    var: {region: eu-west-1}
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.core.yaml_nodes import YamlFileError, compose_file, line_of, mapping_items, plain_value
+from engine.results.formats import FORMATS, STDOUT
+from engine.results.report import SEVERITY_LEVELS
+
+CONFIG_FILE = ".rego-engine.yaml"
+FAIL_ON_CHOICES = (*SEVERITY_LEVELS, "none")
+
+SCAN_KEYS: dict[str, tuple[str, str]] = {
+    "inputs": ("paths", "paths"),
+    "rules": ("rules", "paths"),
+    "format": ("output_formats", "formats"),
+    "output": ("outputs", "outputs"),
+    "fail-on": ("fail_on", "fail_on"),
+    "ignore-file": ("ignore_file", "path"),
+    "rule": ("rule_ids", "strings"),
+    "exclude-rule": ("exclude_rule_ids", "strings"),
+    "rule-timeout": ("rule_timeout", "positive_number"),
+    "max-memory": ("max_memory", "positive_integer"),
+    "max-output": ("max_output", "positive_number"),
+    "input-type": ("input_type", "string"),
+    "skip-path": ("skip_paths", "strings"),
+    "var-file": ("var_files", "paths"),
+    "var": ("variables", "variables"),
+    "max-file-size": ("max_file_size", "positive_number"),
+    "split-k8s": ("split_k8s", "boolean"),
+    "bundle": ("bundle", "path"),
+    "jobs": ("jobs", "positive_integer"),
+}
+"""Configuration key → (``scan`` parameter it sets, kind of value)."""
+
+
+@dataclass(frozen=True)
+class ScanConfig:
+    """The options a configuration file sets, by ``scan`` parameter name."""
+
+    path: Path
+    values: dict[str, Any]
+
+
+def find_config(start: Path) -> Path | None:
+    """The configuration file for a run started in ``start``, if any."""
+    start = start.resolve()
+    chain = [start, *start.parents]
+    if not any((d / ".git").exists() for d in chain):
+        chain = [start]
+    for directory in chain:
+        candidate = directory / CONFIG_FILE
+        if candidate.is_file():
+            return candidate
+        if (directory / ".git").exists():
+            break
+    return None
+
+
+def load_config(path: Path, cwd: Path | None = None) -> ScanConfig:
+    """Read a configuration file; raises :class:`YamlFileError` naming file and line.
+
+    Relative paths in it become paths relative to ``cwd`` (default: the
+    current directory), so they name what they name from the file's directory."""
+    root = compose_file(path)
+    found: dict[str, Any] = {}
+    if root is None:
+        return ScanConfig(path, found)
+    base = path.resolve().parent
+    here = (cwd or Path.cwd()).resolve()
+    for key, line, node in mapping_items(root, path, "the configuration"):
+        if key not in SCAN_KEYS:
+            raise YamlFileError(
+                path, line, f"unknown key {key!r} (known: {', '.join(sorted(SCAN_KEYS))})"
+            )
+        param, kind = SCAN_KEYS[key]
+        found[param] = _value(kind, plain_value(node, path), key, path, line_of(node), base, here)
+    return ScanConfig(path, found)
+
+
+def _relative(value: str, base: Path, here: Path) -> Path:
+    given = Path(value).expanduser()
+    if given.is_absolute():
+        return given
+    return Path(os.path.relpath(base / given, here))
+
+
+def _strings(value: Any, key: str, path: Path, line: int) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(i, str) and i for i in items):
+        raise YamlFileError(path, line, f"{key!r} must be a string or a list of strings")
+    return items
+
+
+def _value(kind: str, value: Any, key: str, path: Path, line: int, base: Path, here: Path) -> Any:
+    def bad(expected: str) -> YamlFileError:
+        return YamlFileError(path, line, f"{key!r} must be {expected}, found {value!r}")
+
+    if kind == "paths":
+        return [_relative(v, base, here) for v in _strings(value, key, path, line)]
+    if kind == "path":
+        if not isinstance(value, str) or not value:
+            raise bad("a path")
+        return _relative(value, base, here)
+    if kind == "outputs":
+        return [
+            v if v == STDOUT else str(_relative(v, base, here))
+            for v in _strings(value, key, path, line)
+        ]
+    if kind == "formats":
+        formats = _strings(value, key, path, line)
+        for fmt in formats:
+            if fmt.lower() not in FORMATS:
+                raise bad(f"one of {', '.join(FORMATS)}")
+        return formats
+    if kind == "fail_on":
+        if not isinstance(value, str) or value.lower() not in FAIL_ON_CHOICES:
+            raise bad(f"one of {', '.join(FAIL_ON_CHOICES)}")
+        return value.lower()
+    if kind == "strings":
+        return _strings(value, key, path, line)
+    if kind == "string":
+        if not isinstance(value, str) or not value:
+            raise bad("a string")
+        return value
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if kind == "variables":
+        return _variables(value, key, path, line)
+    number_ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    if kind == "positive_integer" and not (number_ok and isinstance(value, int)):
+        raise bad("a positive integer")
+    if kind == "positive_number" and not number_ok:
+        raise bad("a positive number")
+    return value
+
+
+def _variables(value: Any, key: str, path: Path, line: int) -> list[str]:
+    """``{name: value}`` or a list of ``NAME=VALUE``, as ``--var`` takes them."""
+    if isinstance(value, dict):
+        out = []
+        for name, item in value.items():
+            if not isinstance(name, str) or isinstance(item, dict | list) or item is None:
+                raise YamlFileError(
+                    path, line, f"{key!r}: {name!r} must map to a string, number or boolean"
+                )
+            text = ("true" if item else "false") if isinstance(item, bool) else str(item)
+            out.append(f"{name}={text}")
+        return out
+    items = _strings(value, key, path, line)
+    for item in items:
+        if "=" not in item or item.startswith("="):
+            raise YamlFileError(path, line, f"{key!r}: {item!r} is not NAME=VALUE")
+    return items

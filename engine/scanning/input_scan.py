@@ -1,0 +1,80 @@
+"""Scanning one input: every selected rule that applies to it, evaluated and built into results.
+
+Both the in-process scan (:mod:`engine.scanning.scanner`) and the worker
+processes of ``--jobs`` (:mod:`engine.scanning.parallel`) scan an input this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from engine.core.internal_errors import internal_error
+from engine.evaluation.evaluator import RuleEvaluator
+from engine.inputs.discovery import ScanInput
+from engine.results.building import ResourceIndex, RuleResults, build_rule_results
+from engine.results.report import InputReport, ScanReport
+from engine.rules.metadata import RuleMetadata
+from engine.rules.rule_set import CompiledRuleSet, RuleCompileError
+from engine.wasm.host import EvalError
+
+
+def scan_one(
+    scan_input: ScanInput,
+    rule_set: CompiledRuleSet,
+    selected: Selected,
+    evaluator: RuleEvaluator | None,
+    report: ScanReport,
+    tick: Callable[[], None],
+) -> InputReport | None:
+    """The results of every selected rule that applies to one input (problems
+    go to ``report``); None when the input cannot be loaded."""
+    rule_results = _compile_failures(selected.failed)
+    if evaluator is not None:
+        try:
+            evaluator.load(scan_input.state)
+        except EvalError as exc:
+            report.errors.append(f"{scan_input.name}: {exc}")
+            return None
+        report.errors += [
+            f"{scan_input.name}: {problem}" for problem in evaluator.relation_problems
+        ]
+        resources = ResourceIndex(scan_input.state)
+        for index in selected.rules:
+            if evaluator.applicable(index, scan_input.state):
+                run = evaluator.run(index)
+                try:
+                    built = build_rule_results(run, scan_input.state, resources)
+                except Exception as exc:  # an engine bug must not lose the other rules
+                    run.errors.append(internal_error(exc))
+                    built = build_rule_results(run, scan_input.state, resources)
+                rule_results.append(built)
+            tick()
+    rule_results.sort(key=lambda r: r.package)
+    return InputReport(scan_input, rule_results)
+
+
+class Selected(NamedTuple):
+    """The rules a scan runs: indices of compiled rules, and rules that did not compile."""
+
+    rules: list[int]
+    failed: list[RuleCompileError]
+
+    @classmethod
+    def every_rule(cls, rule_set: CompiledRuleSet) -> Selected:
+        """Every rule of ``rule_set``, compiled or not."""
+        return cls(list(range(len(rule_set.rules))), list(rule_set.failed))
+
+
+def _compile_failures(failed_rules: list[RuleCompileError]) -> list[RuleResults]:
+    """A rule-results entry, with its errors, for every rule that did not compile."""
+    return [
+        RuleResults(
+            package=failed.rule.ref,
+            metadata=RuleMetadata(),
+            resource_types=[],
+            errors=[str(m) for m in failed.messages],
+            results=[],
+        )
+        for failed in failed_rules
+    ]

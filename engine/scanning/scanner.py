@@ -1,0 +1,149 @@
+"""The scan: rules from ``-d`` paths over the inputs found below the given paths.
+
+The library API behind ``rego-engine scan``::
+
+    report = scan([Path("infra")], [Path("rules")], ScanOptions(rule_timeout=10))
+    sys.stdout.buffer.write(report.to_json())
+    sys.exit(report.exit_code())
+
+Problems with single files, rules or inputs are recorded in the report and
+the rest of the scan goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from engine.core.collector import collector_paused, thaw
+from engine.evaluation.bundle import read_bundle
+from engine.evaluation.evaluator import RuleEvaluator
+from engine.evaluation.prepared_rules import compile_rules
+from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
+from engine.results.ignores import IgnoreList, apply_ignores, utc_today
+from engine.results.report import ScanReport
+from engine.rules.rule_set import CompiledRuleSet
+from engine.rules.selection import RuleSelection
+from engine.scanning.input_scan import Selected, scan_one
+from engine.scanning.parallel import scan_in_workers
+from engine.wasm.host import Limits
+
+ProgressHook = Callable[[int, int], None]
+"""Called with (steps done, total steps) as rules run over inputs."""
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    """Bounds and hooks of a scan."""
+
+    rule_timeout: float = 30.0
+    """Seconds one rule may take on one input."""
+    max_memory_mb: int = 2048
+    """MiB of Wasm memory the policy instance may use."""
+    max_output_mb: float = 16
+    """MiB of result text one rule may return on one input."""
+    progress: ProgressHook | None = None
+    load: LoadOptions = field(default_factory=LoadOptions)
+    """How inputs are found and loaded (formats, skipped paths, size limit)."""
+    selection: RuleSelection = field(default_factory=RuleSelection)
+    """The rules to run (``--rule``, ``--exclude-rule``); every rule by default."""
+    ignores: IgnoreList | None = None
+    """Accepted findings: matching results are marked ignored and never fail the scan."""
+    today: date | None = None
+    """The day ignore expiry dates are compared with; None: today in UTC."""
+    bundle: Path | None = None
+    """A bundle from ``rego-engine build`` to take the rules from instead of
+    compiling ``rule_paths`` (no ``opa`` needed)."""
+    jobs: int = 1
+    """Worker processes evaluating inputs (1: evaluate in this process)."""
+
+
+def scan(
+    input_paths: list[Path], rule_paths: list[Path], options: ScanOptions | None = None
+) -> ScanReport:
+    """Run the rules below ``rule_paths`` (or from ``options.bundle``) over the
+    inputs below ``input_paths``."""
+    options = options or ScanOptions()
+    report = ScanReport()
+    prepared = (
+        read_bundle(options.bundle) if options.bundle is not None else compile_rules(rule_paths)
+    )
+    rule_set = prepared.rule_set
+    report.warnings += prepared.warnings
+    report.errors += prepared.file_errors
+    selection = options.selection
+    failed_selected = [f for f in rule_set.failed if selection.selects(f.rule.ref)]
+    for failed in failed_selected:
+        report.errors += [f"{failed.rule.ref}: {m}" for m in failed.messages]
+    if not rule_set.rules and not rule_set.failed:
+        report.errors.append(
+            "no rules found: a rule is a package under rules. that defines deny "
+            f"(searched {prepared.origin})"
+        )
+    loaded = load_inputs(input_paths, options.load)
+    report.errors += [str(p) for p in loaded.problems]
+    if not loaded.inputs and not loaded.problems:
+        report.warnings.append(
+            "no supported input found in " + ", ".join(str(p) for p in input_paths)
+        )
+    limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
+    evaluator = (
+        RuleEvaluator(rule_set, limits, statics=prepared.statics)
+        if rule_set.policy is not None and rule_set.rules
+        else None
+    )
+    known = [(failed.rule.ref, "") for failed in rule_set.failed]
+    selected = Selected([], failed_selected)
+    if evaluator is not None:
+        for index, rule in enumerate(rule_set.rules):
+            rule_id = evaluator.statics[index].metadata.id
+            known.append((rule.ref, rule_id))
+            if selection.selects(rule.ref, rule_id):
+                selected.rules.append(index)
+    report.warnings += [
+        f"--rule/--exclude-rule {name!r} names no rule" for name in selection.unmatched(known)
+    ]
+    try:
+        if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
+            # The workers get the statics the evaluator read, so none evaluates them again.
+            ready = replace(prepared, statics=evaluator.statics)
+            scan_in_workers(
+                loaded.inputs, ready, selected, limits, options.jobs, report, options.progress
+            )
+        else:
+            _scan_here(loaded.inputs, rule_set, selected, evaluator, report, options.progress)
+    finally:
+        if evaluator is not None:
+            evaluator.close()  # its Wasm memory may be GiBs: free it before returning
+    thaw()
+    if options.ignores is not None:
+        apply_ignores(report, options.ignores, options.today or utc_today())
+    return report
+
+
+def _scan_here(
+    inputs: list[ScanInput],
+    rule_set: CompiledRuleSet,
+    selected: Selected,
+    evaluator: RuleEvaluator | None,
+    report: ScanReport,
+    progress: ProgressHook | None,
+) -> None:
+    """Evaluate every input in this process, adding its results to ``report``."""
+    total = len(inputs) * len(selected.rules)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    for position, scan_input in enumerate(inputs, start=1):
+        with collector_paused():
+            input_report = scan_one(scan_input, rule_set, selected, evaluator, report, tick)
+        if input_report is not None:
+            report.inputs.append(input_report)
+        done = position * len(selected.rules)  # rules an unloadable input never ran

@@ -1,0 +1,474 @@
+"""Running Rego tests compiled to Wasm: the library side of ``rego-engine test``.
+
+All test files below the given paths compile into one Wasm module (cached by
+content hash, as every compilation is) with every test rule as an
+entrypoint; each test is then one Wasm evaluation. Verdicts follow
+``opa test``: a test passes when its value is ``true`` (partial-object tests
+when every leaf is ``true``), fails when it is undefined or anything else,
+and errors when evaluation fails (a conflict, the time or memory bound, a
+refused builtin). ``todo_test_*`` rules are skipped.
+
+In test mode the ``snyk`` API is the pure-Rego library over ``input``
+(``rego/lib/test/snyk.rego``), with ``fugue`` written over it and the shipped
+relations; a tree that ships its own ``snyk`` or ``fugue`` package uses its
+own. ``snyk.test.matches_snapshot`` is served by the host (:mod:`engine.testing.snapshots`).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core.paths import REGO_LIB_DIR, display_path
+from engine.relations import type_hierarchy
+from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
+from engine.rules.rule_set import shipped_relations
+from engine.rules.sources import PolicySources, RegoFile, SourceError, load_sources
+from engine.testing.rego_tests import TestRule, find_tests, module_outline, rule_at
+from engine.testing.snapshots import (
+    SNAPSHOT_BUILTIN,
+    SnapshotPathError,
+    check_snapshot,
+    resolve_snapshot,
+)
+from engine.wasm import values
+from engine.wasm.host import (
+    BuiltinUnavailable,
+    EvalError,
+    EvalTimeout,
+    Limits,
+    MemoryLimitExceeded,
+    PolicyInstance,
+)
+
+_SET_ASIDE_ROUNDS = 8
+_LIB_PACKAGES = ("snyk", "fugue")
+
+
+@dataclass(frozen=True)
+class TestOptions:
+    """What to run and the bounds of each test."""
+
+    __test__ = False  # not a pytest test class
+
+    run: str | None = None
+    """Only tests whose ``data.pkg.name`` matches this regular expression."""
+    timeout_seconds: float = 5.0
+    """Seconds one test may take (``opa test``'s default)."""
+    max_memory_mb: int = 2048
+    update_snapshots: bool = False
+
+
+@dataclass(frozen=True)
+class TestError:
+    """Why a test errored, in ``opa test``'s terms."""
+
+    __test__ = False  # not a pytest test class
+
+    code: str
+    message: str
+    file: str | None = None
+    row: int | None = None
+    col: int | None = None
+    as_list: bool = False
+    """Compile-time errors are reported as a list (``opa test`` does so)."""
+
+    def to_json(self) -> Any:
+        """The ``error`` field of ``opa test --format json``."""
+        doc: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.file is not None or self.as_list:
+            doc["location"] = {"file": self.file or "", "row": self.row or 1, "col": self.col or 1}
+        return [doc] if self.as_list else doc
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.row}: " if self.file and self.row else ""
+        return f"{where}{self.code}: {self.message}"
+
+
+@dataclass
+class TestOutcome:
+    """One test's verdict."""
+
+    __test__ = False  # not a pytest test class
+
+    test: TestRule
+    fail: bool = False
+    skip: bool = False
+    error: TestError | None = None
+    duration_ns: int = 0
+    sub_results: dict[str, Any] | None = None
+    output: list[str] = field(default_factory=list)
+    """Messages for the reader (snapshot diffs, snapshots written)."""
+
+    @property
+    def passed(self) -> bool:
+        """Neither failed, skipped nor errored."""
+        return not (self.fail or self.skip or self.error)
+
+    @property
+    def verdict(self) -> str:
+        """PASS, FAIL, SKIPPED or ERROR (``opa test``'s words)."""
+        if self.passed:
+            return "PASS"
+        if self.fail:
+            return "FAIL"
+        return "SKIPPED" if self.skip else "ERROR"
+
+
+@dataclass
+class TestRun:
+    """Every selected test's outcome, plus files that could not be used."""
+
+    __test__ = False  # not a pytest test class
+
+    outcomes: list[TestOutcome] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    """Files that could not be read or compiled (their tests did not run)."""
+    policy_key: str | None = None
+
+    def exit_code(self) -> int:
+        """``opa test``'s codes: 0 all passed, 2 a test failed or errored,
+        1 some file could not be loaded or compiled."""
+        if self.problems:
+            return 1
+        if any(o.fail or o.error for o in self.outcomes):
+            return 2
+        return 0
+
+
+# ---------------------------------------------------------------- sources
+
+
+def _lib_file(path: Path) -> RegoFile:
+    text = path.read_text(encoding="utf-8")
+    return RegoFile(path, f"<shipped>/{path.relative_to(REGO_LIB_DIR)}", text, 1)
+
+
+def test_mode_library(user_packages: Collection[str | None]) -> list[RegoFile]:
+    """The API modules test mode adds: pure-Rego ``snyk`` with the shipped
+    relations, and ``fugue`` (each unless the tree ships its own), and ``snyk.test``."""
+    lib: list[RegoFile] = []
+    if "fugue" not in user_packages:
+        lib.append(_lib_file(REGO_LIB_DIR / "fugue.rego"))
+    for path in sorted((REGO_LIB_DIR / "test").glob("*.rego")):
+        if path.name != "snyk.rego":
+            lib.append(_lib_file(path))
+    if "snyk" in user_packages:
+        return lib  # the shipped relations are written over the shipped snyk API
+    return [_lib_file(REGO_LIB_DIR / "test" / "snyk.rego"), *lib, *shipped_relations()]
+
+
+def test_mode_data(data: dict[str, Any], user_packages: Collection[str | None]) -> dict[str, Any]:
+    """``data`` with the type hierarchy the test-mode ``snyk`` reads
+    (``data.rego_engine.type_hierarchy``; the host supplies it in a scan),
+    unless the tree ships its own ``snyk`` or its data already sets it."""
+    if "snyk" in user_packages:
+        return data
+    ours = data.get("rego_engine", {})
+    if not isinstance(ours, dict) or "type_hierarchy" in ours:
+        return data
+    return {**data, "rego_engine": {**ours, "type_hierarchy": type_hierarchy.load()}}
+
+
+test_mode_data.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+def _is_engine_library(path: Path) -> bool:
+    """Whether ``path`` is one of the engine's shipped API files (``rego/lib/``)."""
+    return path.resolve().is_relative_to(REGO_LIB_DIR.resolve())
+
+
+test_mode_library.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+@dataclass
+class CompiledTests:
+    """The compiled module of a test tree, its tests, and the files set aside."""
+
+    policy: CompiledPolicy | None
+    tests: list[TestRule]
+    files: dict[str, RegoFile]
+    set_aside: dict[str, list[str]] = field(default_factory=dict)
+    """Display path → compile errors, for files whose tests could not run."""
+
+
+def compile_tests(
+    sources: PolicySources, pattern: re.Pattern[str] | None = None
+) -> CompiledTests:
+    """Compile the tests of ``sources`` (those matching ``pattern``) into one
+    module; files that do not compile are set aside with their errors."""
+    # The engine's own API files (a run over the engine's rego/ tree) are
+    # replaced by their test-mode versions, as in any other tree.
+    user = [f for f in sources.rego_files if not _is_engine_library(f.path)]
+    lib: list[RegoFile] | None = None
+    data = sources.data
+    excluded: dict[str, list[str]] = {}
+    for _ in range(_SET_ASIDE_ROUNDS):
+        files = [f for f in user if f.display not in excluded]
+        found = find_tests([(f.display, f.text, f.rego_version) for f in files])
+        if lib is None:
+            packages = {m.package for m in found}
+            lib = test_mode_library(packages)
+            data = test_mode_data(sources.data, packages)
+        tests = [t for m in found for t in m.tests]
+        if pattern is not None:
+            tests = [t for t in tests if pattern.search(t.full_name)]
+        staged = [
+            RegoFile(f.path, f.display, m.staged_text, f.rego_version)
+            for f, m in zip(files, found, strict=True)
+        ]
+        entrypoints = [t.entrypoint for t in tests if not t.skip and not t.is_function]
+        by_display = {f.display: f for f in files}
+        every_file = {f.display: f for f in user}
+        if not entrypoints:
+            return CompiledTests(None, tests, every_file, excluded)
+        attempt = PolicySources([*lib, *staged], data, sources.data_files)
+        try:
+            policy = compile_policy(attempt, entrypoints)
+        except CompileError as exc:
+            if not exc.errors or any(m.file not in by_display for m in exc.errors):
+                raise
+            for message in exc.errors:
+                excluded.setdefault(str(message.file), []).append(str(message))
+            continue
+        return CompiledTests(policy, tests, every_file, excluded)
+    raise CompileError([CompileMessage("tests still fail to compile after setting files aside")])
+
+
+# ---------------------------------------------------------------- running
+
+
+class SnapshotError(EvalError):
+    """A snapshot path was refused."""
+
+
+class TestSuite:
+    """A compiled test tree whose tests run one Wasm evaluation each.
+
+    ``problems`` lists files that could not be read or compiled; their tests
+    are not in ``tests``.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, paths: list[Path], options: TestOptions | None = None) -> None:
+        options = options or TestOptions()
+        pattern = re.compile(options.run) if options.run else None
+        source_errors: list[SourceError] = []
+        sources = load_sources(paths, on_error=source_errors.append)
+        self.suite = compile_tests(sources, pattern)
+        self.tests = self.suite.tests
+        self.problems = [str(e) for e in source_errors] + [
+            m for messages in self.suite.set_aside.values() for m in messages
+        ]
+        self.roots = [r.resolve() for r in paths]
+        self.options = options
+        self.limits = Limits(options.timeout_seconds, options.max_memory_mb)
+        self.current: TestOutcome | None = None
+        self.instance: PolicyInstance | None = None
+
+    def _instance(self) -> PolicyInstance:
+        if self.instance is None:
+            assert self.suite.policy is not None
+            self.instance = PolicyInstance(
+                self.suite.policy,
+                limits=self.limits,
+                custom={SNAPSHOT_BUILTIN: self._snapshot},
+                print_hook=self._print,
+            )
+        return self.instance
+
+    def close(self) -> None:
+        """Free the Wasm instance now (it holds reference cycles the garbage
+        collector would otherwise free late, possibly at interpreter exit)."""
+        self._drop_instance()
+
+    def _drop_instance(self) -> None:
+        if self.instance is not None:
+            self.instance.store.close()
+            self.instance = None
+
+    def _print(self, line: str) -> None:
+        if self.current is not None:
+            self.current.output.append(line)
+
+    def _root_of(self, path: Path) -> Path:
+        for root in self.roots:
+            if path == root or path.is_relative_to(root):
+                return root if root.is_dir() else root.parent
+        return path.parent
+
+    def _snapshot(self, instance: PolicyInstance, value_addr: int, path_addr: int) -> int:
+        outcome = self.current
+        assert outcome is not None
+        value = instance.to_python(value_addr)
+        relative = instance.to_python(path_addr)
+        test_file = self.suite.files[outcome.test.file].path
+        try:
+            target = resolve_snapshot(self._root_of(test_file), test_file, str(relative))
+        except SnapshotPathError as exc:
+            raise SnapshotError(str(exc)) from None
+        check = check_snapshot(
+            target,
+            value,
+            update=self.options.update_snapshots,
+            shown=display_path(target),
+        )
+        if check.message:
+            outcome.output.append(check.message)
+        return instance.from_python(check.ok)
+
+    def run(self, test: TestRule) -> TestOutcome:
+        outcome = TestOutcome(test)
+        if test.skip:
+            outcome.skip = True
+            return outcome
+        if test.is_function:
+            outcome.error = TestError(
+                "rego_type_error",
+                f"function {test.full_name} used as reference, not called",
+                as_list=True,
+            )
+            return outcome
+        instance = self._instance()
+        self.current = outcome
+        start = time.perf_counter_ns()
+        try:
+            results = instance.evaluate(test.entrypoint)
+        except EvalError as exc:
+            outcome.duration_ns = time.perf_counter_ns() - start
+            outcome.error = self._error(exc)
+            if outcome.error.code != "eval_conflict_error" or isinstance(exc, SnapshotError):
+                # An interrupted or trapped evaluation may leave the instance
+                # unusable; a conflict aborts cleanly and the next evaluation
+                # starts from a reset heap.
+                self._drop_instance()
+            return outcome
+        finally:
+            self.current = None
+        outcome.duration_ns = time.perf_counter_ns() - start
+        _judge(outcome, results)
+        return outcome
+
+    def _error(self, exc: EvalError) -> TestError:
+        if isinstance(exc, EvalTimeout):
+            return TestError("eval_cancel_error", f"test {exc.args[0]}")
+        if isinstance(exc, MemoryLimitExceeded):
+            return TestError("eval_internal_error", str(exc))
+        if isinstance(exc, (BuiltinUnavailable, SnapshotError)):
+            return TestError("eval_builtin_error", str(exc))
+        return conflict_error(str(exc), self.suite.files) or TestError(
+            "eval_internal_error", str(exc)
+        )
+
+
+_ABORT = re.compile(r"^evaluation aborted: (?P<file>.+?):(?P<row>\d+):(?P<col>\d+): (?P<what>.+)$")
+
+
+def conflict_error(message: str, files: dict[str, RegoFile]) -> TestError | None:
+    """An ``eval_conflict_error`` in ``opa test``'s words for a Wasm abort, or None."""
+    match = _ABORT.match(message)
+    if match is None:
+        return None
+    file, row, col, what = (
+        match["file"],
+        int(match["row"]),
+        int(match["col"]),
+        match["what"],
+    )
+    if what == "object insert conflict":
+        text = "object keys must be unique"
+    elif what == "var assignment conflict":
+        text = "conflicting values"
+        source = files.get(file)
+        shape = module_outline(source.text) if source else None
+        head = rule_at(shape, row) if shape else None
+        package = shape.package if shape else None
+        if head is not None and package and head.ref[0] is not None:
+            ref = ".".join(p for p in head.ref if p is not None)
+            kind = "function" if head.is_function else "rule"
+            text = f"{kind} data.{package}.{ref} produced conflicting values"
+            if head.is_function:
+                text += " for the same inputs"
+    else:
+        return None
+    return TestError("eval_conflict_error", text, file, row, col)
+
+
+def _judge(outcome: TestOutcome, results: list[Any]) -> None:
+    """Set the verdict from the test's value, as ``opa test`` decides it."""
+    if not results:
+        outcome.fail = True
+        return
+    value = results[0]
+    test = outcome.test
+    if test.partial_object:
+        if not isinstance(value, dict):
+            outcome.fail = True
+            return
+        subs = _sub_results(value)
+        if test.tail and all(isinstance(p, str) for p in test.tail):
+            _require(subs, [str(p) for p in test.tail])
+        outcome.sub_results = subs
+        outcome.fail = any(s.get("fail") for s in subs.values())
+        return
+    if value is not True:
+        outcome.fail = True
+
+
+def _term_string(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    return values.dumps_json(values.to_json(key)).decode()
+
+
+def _sub_results(obj: dict[Any, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in values.sorted_items(obj):
+        name = _term_string(key)
+        if isinstance(value, dict):
+            subs = _sub_results(value)
+            entry: dict[str, Any] = {"name": name}
+            if subs:
+                entry["sub_results"] = subs
+            if any(s.get("fail") for s in subs.values()):
+                entry["fail"] = True
+            out[name] = entry
+        else:
+            out[name] = {"name": name} if value is True else {"name": name, "fail": True}
+    return out
+
+
+def _require(subs: dict[str, Any], path: list[str]) -> None:
+    """Add the case at a ground head path as failed when the rule did not
+    produce it (``opa test`` records a case as soon as the rule body is entered)."""
+    level = subs
+    chain: list[dict[str, Any]] = []
+    for part in path:
+        entry = level.get(part)
+        if entry is None:
+            entry = level[part] = {"name": part, "fail": True}
+        chain.append(entry)
+        level = entry.setdefault("sub_results", {})
+    failed = bool(chain[-1].get("fail"))
+    for entry in chain:
+        if failed:
+            entry["fail"] = True
+        if not entry.get("sub_results"):
+            entry.pop("sub_results", None)
+
+
+def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
+    """Discover and run every test below ``paths`` (files or directories)."""
+    suite = TestSuite(paths, options)
+    policy = suite.suite.policy
+    try:
+        outcomes = [suite.run(t) for t in suite.tests]
+    finally:
+        suite.close()
+    return TestRun(outcomes, list(suite.problems), policy.key if policy else None)
+

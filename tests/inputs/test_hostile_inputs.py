@@ -1,0 +1,363 @@
+"""Hostile inputs: each gives one clear error naming the file (never a
+traceback), within a bound measured here, and the good input beside it is
+still scanned (exit code 2).
+
+Every case writes its hostile file beside one good State and scans the
+directory with one rule through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bounds import MIB, measured
+from scan_fixtures import ACL_RULE, state, write, write_json
+from typer.testing import CliRunner, Result
+
+from engine.cli.main import app
+from engine.core.paths import display_path
+from engine.inputs.loaders.limits import MAX_DEPTH
+from engine.rules.opa import find_opa
+
+GOOD = state({"g": {"acl": "public-read"}})
+
+
+def _deep_json(depth: int) -> str:
+    return json.dumps(dict(GOOD, meta={"x": 1})).replace('{"x": 1}', "[" * depth + "]" * depth)
+
+
+def _billion_laughs() -> str:
+    lines = ['  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"  {name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\ndata:\n" + "\n".join(lines)
+
+
+def _merge_bomb() -> str:
+    lines = ["  a: &a {x: 1}"]
+    for i in range(1, 40):
+        prev = "a" if i == 1 else f"m{i - 1}"
+        lines.append(f"  m{i}: &m{i} {{<<: [*{prev}, *{prev}]}}")
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n" + "\n".join(lines)
+
+
+CASES: dict[str, tuple[str, str | bytes, str]] = {
+    # case: (file name, content, the message after "file[:line]: ")
+    "deep_json": ("deep.json", _deep_json(100_000), "nested deeper than 254 levels"),
+    "deep_json_within_parser": (
+        "deep500.json",
+        _deep_json(500),
+        "nested deeper than 254 levels",
+    ),
+    "deep_yaml": (
+        "deep.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\ndata: "
+        + "[" * 100_000
+        + "]" * 100_000,
+        "nested deeper than 254 levels",
+    ),
+    "yaml_alias_bomb": ("lol.yaml", _billion_laughs(), "a 'billion laughs' document"),
+    "yaml_merge_bomb": ("merge.yaml", _merge_bomb(), "a 'billion laughs' document"),
+    "yaml_duplicate_key": (
+        "dup.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n",
+        "invalid YAML: key 'name' is defined twice (first at line 4)",
+    ),
+    "invalid_utf8": ("latin1.json", b'{"a": "caf\xe9"}', "not valid UTF-8"),
+    "nul_byte": ("nul.json", b'{"a": "x\x00"}', "binary data, not text"),
+    "number_beyond_float": (
+        "huge.json",
+        json.dumps(GOOD).replace('"acl": "public-read"', '"acl": 1e400'),
+        "number 1e400 is out of range",
+    ),
+    "deep_hcl": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "b" {\n  x = ' + "[" * 5000 + "]" * 5000 + "\n}\n",
+        "invalid HCL: an expression nests more than 256 levels deep",
+    ),
+    "hcl_count_bomb": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "b" {\n  count = 1000000000\n  acl = "x"\n}\n',
+        "evaluating the configuration took more than 10,000,000 steps",
+    ),
+    "hcl_string_doubling": (
+        "tf/main.tf",
+        'locals {\n  s0 = "xxxxxxxxxxxxxxxx"\n'
+        + "".join(f'  s{i + 1} = "${{local.s{i}}}${{local.s{i}}}"\n' for i in range(40))
+        + '}\nresource "aws_s3_bucket" "b" {\n  acl = length(local.s40)\n}\n',
+        "evaluating the configuration took more than 10,000,000 steps",
+    ),
+    "arm_variable_doubling": (
+        "arm.json",
+        json.dumps(
+            {
+                "$schema": "https://schema.management.azure.com/schemas/2019-04-01/"
+                "deploymentTemplate.json#",
+                "contentVersion": "1.0.0.0",
+                "variables": {
+                    "v0": "[createArray(1, 2)]",
+                    **{
+                        f"v{i + 1}": f"[concat(variables('v{i}'), variables('v{i}'))]"
+                        for i in range(40)
+                    },
+                },
+                "resources": [
+                    {
+                        "type": "Microsoft.Storage/storageAccounts",
+                        "apiVersion": "2021-01-01",
+                        "name": "s",
+                        "properties": {"n": "[length(variables('v40'))]"},
+                    }
+                ],
+            }
+        ),
+        "evaluating the template's expressions took more than 10,000,000 steps",
+    ),
+    "hcl_duplicate_argument": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "b" {\n  acl = "a"\n  acl = "b"\n}\n',
+        "invalid HCL: argument 'acl' is set twice (first at line 2)",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("rules")
+    write(directory / "acl.rego", ACL_RULE)
+    return directory
+
+
+def _scan(directory: Path, rules: Path) -> Result:
+    return CliRunner().invoke(app, ["scan", str(directory), "-d", str(rules)])
+
+
+def _check(result: Result, directory: Path, bad: str, message: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    (error,) = errors
+    # a Terraform module's errors name the file when they can, else its directory
+    shown = display_path(directory / bad)
+    assert error.startswith((f"error: {shown}", f"error: {Path(shown).parent}:")), error
+    assert message in error, error
+    document = json.loads(result.stdout)
+    (entry,) = document["results"]  # the good input alone
+    (rule,) = entry["rule_results"]
+    assert [(r["resource_id"], r["passed"]) for r in rule["results"]] == [
+        ("aws_s3_bucket.g", False)
+    ]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_input_is_one_error_naming_the_file(tmp_path: Path, rules: Path, case: str) -> None:
+    name, content, message = CASES[case]
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    with measured() as cost:
+        result = _scan(directory, rules)
+    assert cost.seconds < 60 and cost.peak_growth < 512 * MIB, cost
+    _check(result, directory, name, message)
+
+
+def test_nesting_at_the_limit_is_scanned(tmp_path: Path, rules: Path) -> None:
+    """Control: the State wraps its attributes 4 levels deep, so MAX_DEPTH - 5
+    levels inside an attribute keep the document within the limit."""
+    doc = state({"g": {"acl": "public-read", "deep": "X"}})
+    text = json.dumps(doc).replace('"X"', "[" * (MAX_DEPTH - 5) + "]" * (MAX_DEPTH - 5))
+    write(tmp_path / "in" / "good.json", text)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1, result.output
+
+
+def test_million_element_array_is_scanned_within_bounds(tmp_path: Path, rules: Path) -> None:
+    doc = state({"g": {"acl": "public-read", "items": list(range(1_000_000))}})
+    write_json(tmp_path / "in" / "good.json", doc)
+    with measured() as cost:
+        result = _scan(tmp_path / "in", rules)
+    assert cost.seconds < 120 and cost.peak_growth < 1536 * MIB, cost
+    assert result.exit_code == 1, result.output
+    (entry,) = json.loads(result.stdout)["results"]
+    assert (
+        len(entry["input"]["resources"]["aws_s3_bucket"]["aws_s3_bucket.g"]["attributes"]["items"])
+        == 1_000_000
+    )
+
+
+def test_duplicate_json_keys_take_the_last_value(tmp_path: Path, rules: Path) -> None:
+    """JSON: the last value wins, as in Go's encoding/json and Python's json."""
+    text = json.dumps(GOOD).replace(
+        '"acl": "public-read"', '"acl": "private", "acl": "public-read"'
+    )
+    write(tmp_path / "in" / "good.json", text)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1 and result.stderr == "", result.output
+
+
+def _special(kind: str) -> Callable[[Path], None]:
+    def make(path: Path) -> None:
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "device":
+            path.symlink_to("/dev/zero")
+        elif kind == "loop":
+            path.symlink_to(path.with_name("loop_b.json"))
+            path.with_name("loop_b.json").symlink_to(path.name)
+        elif kind == "dangling":
+            path.symlink_to("nowhere.json")
+
+    return make
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("fifo", "a FIFO, not a regular file; not read"),
+        ("device", "a device, not a regular file; not read"),
+        ("loop", "symbolic link loop"),
+        ("dangling", "broken symbolic link"),
+    ],
+)
+def test_special_files_are_reported_not_read(
+    tmp_path: Path, rules: Path, kind: str, message: str
+) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    _special(kind)(directory / "loop_a.json")
+    with measured() as cost:
+        result = _scan(directory, rules)
+    assert cost.seconds < 60, cost  # a FIFO would block forever, /dev/zero never end
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors and all(message in e for e in errors), errors
+    assert any(display_path(directory / "loop_a.json") in e for e in errors)
+    assert "Traceback" not in result.stderr
+    (entry,) = json.loads(result.stdout)["results"]  # the good input, scanned
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
+
+
+def test_a_directory_symlink_loop_is_not_followed(tmp_path: Path, rules: Path) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    (directory / "sub").mkdir()
+    (directory / "sub" / "up").symlink_to("..")
+    result = _scan(directory, rules)
+    assert result.exit_code == 1, result.output
+    assert len(json.loads(result.stdout)["results"]) == 1
+
+
+def test_an_unreadable_file_is_reported(
+    tmp_path: Path, rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    secret = write_json(directory / "secret.json", GOOD)
+    secret.chmod(0)
+    if os.geteuid() == 0:  # root reads through chmod 000: refuse the read as the kernel would
+        real = Path.read_bytes
+
+        def read_bytes(self: Path) -> bytes:
+            if self.name == "secret.json":
+                raise PermissionError(13, "Permission denied", str(self))
+            return real(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    try:
+        result = _scan(directory, rules)
+    finally:
+        secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    _check(result, directory, "secret.json", "Permission denied")
+
+
+def test_a_deep_data_document_beside_the_rules_is_an_error(tmp_path: Path) -> None:
+    """Data documents come with the rules: as untrusted as inputs."""
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    write(rules / "config" / "deep.yaml", "x: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    write(rules / "config2" / "deep.json", "[" * 100_000 + "]" * 100_000)
+    write_json(tmp_path / "in" / "good.json", GOOD)
+    with measured() as cost:
+        result = _scan(tmp_path / "in", rules)
+    assert cost.seconds < 60 and cost.peak_growth < 512 * MIB, cost
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 2, errors
+    assert any(display_path(rules / "config" / "deep.yaml") in e for e in errors), errors
+    assert any(display_path(rules / "config2" / "deep.json") in e for e in errors), errors
+    assert all("nested deeper than 254 levels" in e for e in errors), errors
+    (entry,) = json.loads(result.stdout)["results"]
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
+
+
+def test_hcl_file_functions_never_read_the_file(tmp_path: Path) -> None:
+    """``file()``, ``filebase64()`` and ``templatefile()`` give null: an input
+    cannot pull a file of the runner into the results."""
+    secret = write(tmp_path / "secret.txt", "TOKEN=abc123\n")
+    write(
+        tmp_path / "in" / "main.tf",
+        'resource "aws_s3_bucket" "b" {\n'
+        f'  a = file("{secret}")\n  b = filebase64("{secret}")\n'
+        f'  c = templatefile("{secret}", {{}})\n  d = fileexists("{secret}")\n}}\n',
+    )
+    result = CliRunner().invoke(app, ["state", str(tmp_path / "in")])
+    assert result.exit_code == 0, result.output
+    (document,) = json.loads(result.stdout)
+    attributes = document["resources"]["aws_s3_bucket"]["aws_s3_bucket.b"]["attributes"]
+    assert [attributes.get(k) for k in "abcd"] == [None, None, None, None]
+    assert "abc123" not in result.stdout
+
+
+def _tree(root: Path) -> dict[str, float]:
+    return {str(p.relative_to(root)): p.stat().st_mtime for p in sorted(root.rglob("*"))}
+
+
+def test_a_scan_writes_only_its_output_file(
+    tmp_path: Path, rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Besides ``-o`` (and the compile cache), a scan writes nothing: not in
+    the inputs, not beside the rules, not in the working directory."""
+    work = tmp_path / "work"
+    write_json(work / "in" / "good.json", GOOD)
+    write(work / "tf" / "main.tf", 'resource "aws_s3_bucket" "b" {\n  acl = "public-read"\n}\n')
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("REGO_ENGINE_OPA", str(find_opa().path))
+    monkeypatch.setenv("REGO_ENGINE_CACHE", str(cache))
+    monkeypatch.chdir(work)
+    before, rules_before = _tree(work), _tree(rules)
+    result = CliRunner().invoke(app, ["scan", "in", "tf", "-d", str(rules), "-o", "out.json"])
+    assert result.exit_code == 1, result.output
+    after = _tree(work)
+    assert set(after) - set(before) == {"out.json"}
+    assert {k: v for k, v in after.items() if k != "out.json"} == before
+    assert _tree(rules) == rules_before
+    assert all(p.is_relative_to(cache) for p in cache.rglob("*"))
+
+
+def test_special_files_beside_the_rules_are_not_read(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    os.mkfifo(rules / "blocking.rego")
+    (rules / "endless.json").symlink_to("/dev/zero")
+    write_json(tmp_path / "in" / "good.json", GOOD)
+    with measured() as cost:
+        result = _scan(tmp_path / "in", rules)
+    assert cost.seconds < 60, cost
+    assert result.exit_code == 2, result.output
+    errors = sorted(line for line in result.stderr.splitlines() if line.startswith("error: "))
+    assert errors == [
+        f"error: {display_path(rules / name)}: not a regular file; not read (skipped)"
+        for name in ("blocking.rego", "endless.json")
+    ]
+    (entry,) = json.loads(result.stdout)["results"]
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]

@@ -1,0 +1,100 @@
+"""Result identity and merging (seed 001), through the scan API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from oracle import needs_opa
+
+from engine.scanning.scanner import scan
+
+GOLDEN = Path(__file__).parent.parent / "golden"
+SG_RULES = GOLDEN / "multi" / "rules"
+
+
+def sg_state(ingress: list[dict[str, Any]]) -> dict[str, Any]:
+    sg = {
+        "id": "aws_security_group.web",
+        "resource_type": "aws_security_group",
+        "namespace": "main.tf",
+        "attributes": {"ingress": ingress},
+    }
+    return {"input_type": "tf_hcl", "resources": {"aws_security_group": {sg["id"]: sg}}}
+
+
+def identities(tmp_path: Path, state: dict[str, Any]) -> set[tuple[Any, ...]]:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    report = scan([path], [SG_RULES])
+    (rule,) = [r for r in report.inputs[0].rule_results if r.package.endswith("multi_tagged_v1")]
+    return {(r.resource_id, r.result_tag, r.passed, r.message) for r in rule.results}
+
+
+RULES = [
+    {"from_port": 22, "to_port": 22, "cidr_blocks": ["0.0.0.0/0"]},
+    {"from_port": 443, "to_port": 443, "cidr_blocks": ["0.0.0.0/0"]},
+    {"from_port": 3389, "to_port": 3389, "cidr_blocks": ["0.0.0.0/0"]},
+]
+
+
+@needs_opa
+def test_result_tag_identity_does_not_depend_on_array_order(tmp_path: Path) -> None:
+    forward = identities(tmp_path, sg_state(RULES))
+    backward = identities(tmp_path, sg_state(list(reversed(RULES))))
+    assert forward == backward
+    assert forward == {
+        ("aws_security_group.web", "ingress[22]", False, "ingress 22 is open"),
+        ("aws_security_group.web", "ingress[3389]", False, "ingress 3389 is open"),
+        ("aws_security_group.web", "ingress[443]", True, ""),
+    }
+
+
+@needs_opa
+def test_infos_with_one_identity_merge(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "r.rego").write_text(
+        """package rules.merge
+import rego.v1
+deny contains info if {
+	some b in data.snyk.resources("aws_s3_bucket")
+	some msg in ["first problem", "second problem"]
+	info := {"resource": b, "message": msg, "attributes": [[msg]], "severity": sev(msg)}
+}
+sev("first problem") := "Low"
+sev("second problem") := "HIGH"
+"""
+    )
+    bucket = {"id": "b", "resource_type": "aws_s3_bucket", "attributes": {}}
+    state = tmp_path / "s.json"
+    state.write_text(
+        json.dumps({"input_type": "tf_hcl", "resources": {"aws_s3_bucket": {"b": bucket}}})
+    )
+    (rule,) = scan([state], [rules]).inputs[0].rule_results
+    (result,) = rule.results
+    assert result.message == "first problem\n\nsecond problem"
+    assert result.severity == "HIGH"  # the highest, reported verbatim
+    assert [a.path for a in result.resources[0].attributes] == [
+        ("first problem",),
+        ("second problem",),
+    ]
+
+
+@needs_opa
+def test_fugue_resource_both_allowed_and_denied_fails(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "r.rego").write_text(
+        """package rules.both
+import data.fugue
+policy[j] { j := fugue.allow_resource(fugue.resources("aws_kms_key")[_]) }
+policy[j] { j := fugue.deny_resource_with_message(fugue.resources("aws_kms_key")[_], "no") }
+"""
+    )
+    key = {"id": "k", "resource_type": "aws_kms_key", "attributes": {}}
+    state = tmp_path / "s.json"
+    state.write_text(json.dumps({"input_type": "tf_hcl", "resources": {"aws_kms_key": {"k": key}}}))
+    (rule,) = scan([state], [rules]).inputs[0].rule_results
+    assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [("k", False, "no")]

@@ -1,0 +1,66 @@
+"""Loading -d paths: which files, where data lands, errors that name files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.rules.rego_version import detect_rego_version
+from engine.rules.sources import SourceError, load_sources
+
+
+def test_only_rego_and_data_files_are_loaded(tmp_path: Path) -> None:
+    (tmp_path / "a.rego").write_text("package a\nx := 1\n")
+    (tmp_path / "notes.txt").write_text("ignored")
+    (tmp_path / "main.tf").write_text("ignored")
+    (tmp_path / "nested" / "deeper").mkdir(parents=True)
+    (tmp_path / "nested" / "deeper" / "d.yml").write_text("k: v\n")
+    (tmp_path / "top.json").write_text('{"t": 1}')
+    sources = load_sources([tmp_path])
+    assert [f.path.name for f in sources.rego_files] == ["a.rego"]
+    assert sources.data == {"t": 1, "nested": {"deeper": {"k": "v"}}}
+
+
+def test_a_data_file_named_directly_lands_at_the_root(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "d.json").write_text('{"x": 1}')
+    assert load_sources([tmp_path / "sub" / "d.json"]).data == {"x": 1}
+
+
+def test_conflicting_data_names_both_paths(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{"k": 1}')
+    (tmp_path / "b.json").write_text('{"k": 2}')
+    with pytest.raises(SourceError, match=r"b\.json: data\.k is also defined"):
+        load_sources([tmp_path])
+
+
+def test_invalid_yaml_names_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("a: 1\nb: [unclosed\nc: 2\n")
+    with pytest.raises(SourceError) as info:
+        load_sources([tmp_path])
+    assert "bad.yaml:" in str(info.value) and info.value.line is not None
+
+
+def test_missing_path_is_named(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="nope: no such file"):
+        load_sources([tmp_path / "nope"])
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("package a\ndeny[msg] {\n msg := 1\n}", 0),
+        ("package a\nallow { true }", 0),
+        ("package a\nf(x) = y { y := x }", 0),
+        ("package a\np = 1 { false } else = 2 { true }", 0),
+        ("package a\nimport future.keywords.if\ndeny contains x if { x := 1 }", 0),
+        ("package a\nimport rego.v1\ndeny contains x if { x := 1 }", 1),
+        ("package a\ndeny contains x if { x := 1 }", 1),
+        ('package a\nx := {"a": {"b": 1}}\ny = {1}', 1),
+        ('package a\n# allow {\nallow if { "{" == "{" }', 1),
+        ("package a\np := 1 if { true } else := 2", 1),
+    ],
+)
+def test_rego_version_detection(text: str, version: int) -> None:
+    assert detect_rego_version(text) == version

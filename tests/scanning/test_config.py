@@ -1,0 +1,218 @@
+""".rego-engine.yaml: where it is found, what it may hold, and that flags win."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scan_fixtures import ACL_RULE, ENC_RULE, state, write, write_json
+from typer.testing import CliRunner, Result
+
+from engine.cli.main import app
+from engine.core.yaml_nodes import YamlFileError
+from engine.scanning.config import CONFIG_FILE, SCAN_KEYS, find_config, load_config
+
+# a fails public_acl (T2, low); b fails enc (T1, High)
+FAILING = state({"a": {"encrypted": True, "acl": "public-read"}, "b": {"acl": "private"}})
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git checkout (``.git`` marks its root) with rules and an input."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    write(root / "policies" / "enc.rego", ENC_RULE)
+    write(root / "policies" / "acl.rego", ACL_RULE)
+    write_json(root / "infra" / "state.json", FAILING)
+    (root / "sub" / "dir").mkdir(parents=True)
+    return root
+
+
+# ---------------------------------------------------------------- finding it
+
+
+def test_found_in_the_working_directory(repo: Path) -> None:
+    write(repo / "sub" / CONFIG_FILE, "rules: [x]\n")
+    assert find_config(repo / "sub") == repo / "sub" / CONFIG_FILE
+
+
+def test_found_by_walking_up_to_the_git_root(repo: Path) -> None:
+    write(repo / CONFIG_FILE, "rules: [x]\n")
+    assert find_config(repo / "sub" / "dir") == repo / CONFIG_FILE
+    write(repo / "sub" / CONFIG_FILE, "rules: [y]\n")
+    assert find_config(repo / "sub" / "dir") == repo / "sub" / CONFIG_FILE  # the nearest
+
+
+def test_not_looked_for_above_the_git_root(repo: Path) -> None:
+    write(repo.parent / CONFIG_FILE, "rules: [x]\n")
+    assert find_config(repo / "sub" / "dir") is None
+    assert find_config(repo) is None
+
+
+def test_outside_git_only_the_working_directory(tmp_path: Path) -> None:
+    write(tmp_path / CONFIG_FILE, "rules: [x]\n")
+    (tmp_path / "a").mkdir()
+    assert find_config(tmp_path / "a") is None
+    assert find_config(tmp_path) == tmp_path / CONFIG_FILE
+
+
+# ---------------------------------------------------------------- reading it
+
+
+def test_every_key_and_relative_paths(repo: Path) -> None:
+    path = write(
+        repo / CONFIG_FILE,
+        """\
+inputs: infra
+rules: [policies, /abs/rules]
+format: [SARIF, json]
+output: [out/scan.sarif, "-"]
+fail-on: High
+ignore-file: accepted.yaml
+rule: T1
+exclude-rule: [T2, rules.x]
+rule-timeout: 2.5
+max-memory: 512
+max-output: 4
+input-type: tf_hcl
+skip-path: ["**/test/**"]
+var-file: [prod.tfvars]
+var: {region: eu-west-1, count: 3, enabled: true}
+max-file-size: 10
+split-k8s: true
+bundle: rules.tar.gz
+jobs: 2
+""",
+    )
+    config = load_config(path, cwd=repo / "sub")
+    assert config.values == {
+        "paths": [Path("../infra")],
+        "rules": [Path("../policies"), Path("/abs/rules")],
+        "output_formats": ["SARIF", "json"],
+        "outputs": ["../out/scan.sarif", "-"],
+        "fail_on": "high",
+        "ignore_file": Path("../accepted.yaml"),
+        "rule_ids": ["T1"],
+        "exclude_rule_ids": ["T2", "rules.x"],
+        "rule_timeout": 2.5,
+        "max_memory": 512,
+        "max_output": 4,
+        "input_type": "tf_hcl",
+        "skip_paths": ["**/test/**"],
+        "var_files": [Path("../prod.tfvars")],
+        "variables": ["region=eu-west-1", "count=3", "enabled=true"],
+        "max_file_size": 10,
+        "split_k8s": True,
+        "bundle": Path("../rules.tar.gz"),
+        "jobs": 2,
+    }
+    assert set(config.values) == {param for param, _ in SCAN_KEYS.values()}
+    assert load_config(write(repo / "empty.yaml", ""), cwd=repo).values == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "complaint"),
+    [
+        ("rules: [x]\nfail_on: high\n", 2, "unknown key 'fail_on'"),
+        ("rules: [x]\n\ncolour: auto\n", 3, "unknown key 'colour'"),
+        ("fail-on: severe\n", 1, "'fail-on' must be one of low, medium, high, critical, none"),
+        ("format: [json, xml]\n", 1, "'format' must be one of table, json, sarif, junit, github"),
+        ("max-memory: -1\n", 1, "'max-memory' must be a positive integer"),
+        ("max-memory: 1.5\n", 1, "'max-memory' must be a positive integer"),
+        ("rule-timeout: soon\n", 1, "'rule-timeout' must be a positive number"),
+        ("split-k8s: yes please\n", 1, "'split-k8s' must be true or false"),
+        ("rules: [x, 3]\n", 1, "'rules' must be a string or a list of strings"),
+        ("rules: []\n", 1, "'rules' must be a string or a list of strings"),
+        ("var: [region]\n", 1, "'var': 'region' is not NAME=VALUE"),
+        ("var: {a: [1]}\n", 1, "'var': 'a' must map to a string, number or boolean"),
+        ("- rules\n", 1, "the configuration must be a mapping"),
+        ("rules: [x\n", 2, "invalid YAML"),
+    ],
+)
+def test_bad_files_name_the_file_and_line(
+    tmp_path: Path, text: str, line: int, complaint: str
+) -> None:
+    path = write(tmp_path / CONFIG_FILE, text)
+    with pytest.raises(YamlFileError) as caught:
+        load_config(path, cwd=tmp_path)
+    assert str(caught.value).startswith(f"{path}:{line}: "), str(caught.value)
+    assert complaint in str(caught.value)
+
+
+# ---------------------------------------------------------------- the CLI
+
+
+def invoke(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, ["scan", *map(str, args)], catch_exceptions=False)
+
+
+def test_config_sets_inputs_rules_outputs_and_fail_on(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(
+        repo / CONFIG_FILE,
+        "inputs: [infra]\nrules: [policies]\nformat: [sarif, json]\n"
+        "output: [scan.sarif, scan.json]\nfail-on: critical\n",
+    )
+    monkeypatch.chdir(repo / "sub" / "dir")
+    result = invoke()
+    assert result.exit_code == 0, result.stderr  # nothing critical fails
+    assert result.stdout == ""
+    assert json.loads((repo / "scan.sarif").read_text())["version"] == "2.1.0"
+    doc = json.loads((repo / "scan.json").read_text())
+    assert [r["package"] for r in doc["results"][0]["rule_results"]] == [
+        "data.rules.enc",
+        "data.rules.public_acl",
+    ]
+
+
+def test_flags_win_over_the_config(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(
+        repo / CONFIG_FILE,
+        "inputs: [infra]\nrules: [policies]\nformat: sarif\noutput: scan.sarif\n"
+        "fail-on: critical\nrule: [T2]\n",
+    )
+    monkeypatch.chdir(repo)
+    result = invoke("--fail-on", "low", "-f", "json", "-o", "-", "--rule", "T1")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout_bytes)
+    assert [r["package"] for r in doc["results"][0]["rule_results"]] == ["data.rules.enc"]
+    assert not (repo / "scan.sarif").exists()
+    # a flag for one option leaves the config's other options in force
+    partial = invoke("--fail-on", "low")
+    assert partial.exit_code == 1 and partial.stdout == ""
+    assert (repo / "scan.sarif").exists()
+
+
+def test_config_ignore_file_is_relative_to_the_config(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(
+        repo / "ci" / "accepted.yaml",
+        "ignores:\n  - {rule: T1, reason: r}\n  - {rule: T2, reason: r}\n",
+    )
+    write(repo / CONFIG_FILE, "inputs: infra\nrules: policies\nignore-file: ci/accepted.yaml\n")
+    monkeypatch.chdir(repo / "sub")
+    result = invoke("-f", "json")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_explicit_config_option(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = write(repo / "ci" / "scan.yaml", "inputs: ../infra\nrules: ../policies\nrule: T2\n")
+    monkeypatch.chdir(repo / "sub")
+    result = invoke("--config", config, "-f", "json", "--fail-on", "medium")
+    assert result.exit_code == 0, result.stderr
+    missing = invoke("--config", repo / "nope.yaml")
+    assert missing.exit_code == 2 and "nope.yaml: no such configuration file" in missing.stderr
+
+
+def test_unknown_key_exits_2_naming_key_and_file(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(repo / CONFIG_FILE, "rules: [policies]\nthreads: 4\n")
+    monkeypatch.chdir(repo)
+    result = invoke("infra")
+    assert result.exit_code == 2
+    assert f"error: {path}:2: unknown key 'threads'" in result.stderr
+    assert result.stdout == ""
