@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -62,11 +63,14 @@ def _read_settings(path: Path, what: str, read: Callable[[Path], T]) -> T:
 
 
 def _scan_config(explicit: Path | None) -> ScanConfig | None:
-    """The configuration file named by ``--config``, else the one found from here."""
+    """The configuration file named by ``--config`` (trusted), else the one found from
+    here (part of the scanned tree: what it may set is limited)."""
     path = explicit if explicit is not None else find_config(Path.cwd())
     if path is None:
         return None
-    return _read_settings(path, "configuration file", load_config)
+    return _read_settings(
+        path, "configuration file", partial(load_config, trusted=explicit is not None)
+    )
 
 
 def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value: Any) -> Any:
@@ -267,6 +271,8 @@ def scan_command(
             raise
         fail(str(exc))
         return
+    if config is not None and config.refused:
+        report.errors[:0] = config.refused
     echo_problems(report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         typer.echo(f"error: {scan_input.name}: {package}: {error}", err=True)

@@ -7,6 +7,21 @@ names of ``scan``'s options; flags given on the command line win. Relative
 paths are relative to the file's directory. Unknown keys and bad values are
 errors naming the file and line.
 
+A file named with ``--config`` is trusted: every key applies. A file *found*
+(from the working directory up to the git root) belongs to the scanned tree,
+which may come from anyone who can open a pull request, so it may not widen
+what is read, redirect output, weaken what is checked or the exit policy:
+
+* ``output``, ``format``, ``fail-on``, ``rules``, ``bundle``, ``rule``,
+  ``exclude-rule``, ``skip-path``, ``input-type`` and ``jobs`` are refused;
+* paths (``inputs``, ``var-file``, ``ignore-file``) must stay inside the
+  file's directory, symbolic links resolved;
+* bounds (``rule-timeout``, ``max-memory``, ``max-output``,
+  ``max-file-size``) may only be tightened below their defaults.
+
+A refused key is dropped and reported as an error naming the file and line
+(the scan goes on and exits 2).
+
 Example::
 
     rules: [policies]
@@ -21,13 +36,15 @@ Example::
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.core.yaml_nodes import YamlFileError, compose_file, line_of, mapping_items, plain_value
+from engine.inputs.discovery import LoadOptions
 from engine.results.formats import FORMATS, STDOUT
 from engine.results.report import SEVERITY_LEVELS
+from engine.scanning.scanner import ScanOptions
 
 CONFIG_FILE = ".rego-engine.yaml"
 FAIL_ON_CHOICES = (*SEVERITY_LEVELS, "none")
@@ -55,6 +72,33 @@ SCAN_KEYS: dict[str, tuple[str, str]] = {
 }
 """Configuration key → (``scan`` parameter it sets, kind of value)."""
 
+REFUSED_WHEN_FOUND = frozenset(
+    {
+        "output",
+        "format",
+        "fail-on",
+        "rules",
+        "bundle",
+        "rule",
+        "exclude-rule",
+        "skip-path",
+        "input-type",
+        "jobs",
+    }
+)
+"""Keys a configuration file found in the scanned tree may not set: they redirect
+output, weaken the exit policy, or change which rules and inputs are checked."""
+
+CEILINGS_WHEN_FOUND: dict[str, float] = {
+    "rule-timeout": ScanOptions.rule_timeout,
+    "max-memory": ScanOptions.max_memory_mb,
+    "max-output": ScanOptions.max_output_mb,
+    "max-file-size": LoadOptions.max_file_mb,
+}
+"""Bounds a found configuration file may only tighten: their defaults."""
+
+_TRUST_HINT = "name the file with --config to trust it"
+
 
 @dataclass(frozen=True)
 class ScanConfig:
@@ -62,6 +106,9 @@ class ScanConfig:
 
     path: Path
     values: dict[str, Any]
+    refused: list[str] = field(default_factory=list)
+    """Keys dropped because the file was found in the scanned tree, one message each
+    (``FILE:LINE: why``)."""
 
 
 def find_config(start: Path) -> Path | None:
@@ -79,15 +126,17 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def load_config(path: Path, cwd: Path | None = None) -> ScanConfig:
+def load_config(path: Path, cwd: Path | None = None, *, trusted: bool = True) -> ScanConfig:
     """Read a configuration file; raises :class:`YamlFileError` naming file and line.
 
     Relative paths in it become paths relative to ``cwd`` (default: the
-    current directory), so they name what they name from the file's directory."""
+    current directory), so they name what they name from the file's directory.
+    An untrusted file (found in the scanned tree, not named by the user) has
+    the keys it may not set dropped into :attr:`ScanConfig.refused`."""
     root = compose_file(path)
-    found: dict[str, Any] = {}
+    config = ScanConfig(path, {})
     if root is None:
-        return ScanConfig(path, found)
+        return config
     base = path.resolve().parent
     here = (cwd or Path.cwd()).resolve()
     for key, line, node in mapping_items(root, path, "the configuration"):
@@ -96,8 +145,33 @@ def load_config(path: Path, cwd: Path | None = None) -> ScanConfig:
                 path, line, f"unknown key {key!r} (known: {', '.join(sorted(SCAN_KEYS))})"
             )
         param, kind = SCAN_KEYS[key]
-        found[param] = _value(kind, plain_value(node, path), key, path, line_of(node), base, here)
-    return ScanConfig(path, found)
+        value = _value(kind, plain_value(node, path), key, path, line_of(node), base, here)
+        refusal = None if trusted else _refusal(key, kind, value, base, here)
+        if refusal is None:
+            config.values[param] = value
+        else:
+            config.refused.append(f"{path}:{line_of(node)}: {refusal}; {_TRUST_HINT}")
+    return config
+
+
+def _refusal(key: str, kind: str, value: Any, base: Path, here: Path) -> str | None:
+    """Why a file found in the scanned tree may not set ``key`` to ``value`` (None: it may)."""
+    if key in REFUSED_WHEN_FOUND:
+        return f"{key!r} is not taken from a configuration file found in the scanned tree"
+    if kind in ("path", "paths"):
+        for item in value if isinstance(value, list) else [value]:
+            if not (here / item).resolve().is_relative_to(base):
+                return (
+                    f"{key!r} names {str(item)!r}, outside {base}, in a configuration file "
+                    "found in the scanned tree"
+                )
+    ceiling = CEILINGS_WHEN_FOUND.get(key)
+    if ceiling is not None and value > ceiling:
+        return (
+            f"{key!r} may only be lowered from its default ({ceiling:g}) in a configuration "
+            "file found in the scanned tree"
+        )
+    return None
 
 
 def _relative(value: str, base: Path, here: Path) -> Path:

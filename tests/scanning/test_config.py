@@ -147,7 +147,7 @@ def invoke(*args: str | Path) -> Result:
     return CliRunner().invoke(app, ["scan", *map(str, args)], catch_exceptions=False)
 
 
-def test_config_sets_inputs_rules_outputs_and_fail_on(
+def test_a_named_config_sets_inputs_rules_outputs_and_fail_on(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write(
@@ -156,7 +156,7 @@ def test_config_sets_inputs_rules_outputs_and_fail_on(
         "output: [scan.sarif, scan.json]\nfail-on: critical\n",
     )
     monkeypatch.chdir(repo / "sub" / "dir")
-    result = invoke()
+    result = invoke("--config", repo / CONFIG_FILE)
     assert result.exit_code == 0, result.stderr  # nothing critical fails
     assert result.stdout == ""
     assert json.loads((repo / "scan.sarif").read_text())["version"] == "2.1.0"
@@ -174,13 +174,14 @@ def test_flags_win_over_the_config(repo: Path, monkeypatch: pytest.MonkeyPatch) 
         "fail-on: critical\nrule: [T2]\n",
     )
     monkeypatch.chdir(repo)
-    result = invoke("--fail-on", "low", "-f", "json", "-o", "-", "--rule", "T1")
+    named = ("--config", repo / CONFIG_FILE)
+    result = invoke(*named, "--fail-on", "low", "-f", "json", "-o", "-", "--rule", "T1")
     assert result.exit_code == 1
     doc = json.loads(result.stdout_bytes)
     assert [r["package"] for r in doc["results"][0]["rule_results"]] == ["data.rules.enc"]
     assert not (repo / "scan.sarif").exists()
     # a flag for one option leaves the config's other options in force
-    partial = invoke("--fail-on", "low")
+    partial = invoke(*named, "--fail-on", "low")
     assert partial.exit_code == 1 and partial.stdout == ""
     assert (repo / "scan.sarif").exists()
 
@@ -192,9 +193,9 @@ def test_config_ignore_file_is_relative_to_the_config(
         repo / "ci" / "accepted.yaml",
         "ignores:\n  - {rule: T1, reason: r}\n  - {rule: T2, reason: r}\n",
     )
-    write(repo / CONFIG_FILE, "inputs: infra\nrules: policies\nignore-file: ci/accepted.yaml\n")
+    write(repo / CONFIG_FILE, "inputs: infra\nignore-file: ci/accepted.yaml\n")
     monkeypatch.chdir(repo / "sub")
-    result = invoke("-f", "json")
+    result = invoke("-f", "json", "-d", repo / "policies")
     assert result.exit_code == 0, result.stderr
 
 
@@ -216,3 +217,105 @@ def test_unknown_key_exits_2_naming_key_and_file(
     assert result.exit_code == 2
     assert f"error: {path}:2: unknown key 'threads'" in result.stderr
     assert result.stdout == ""
+
+
+# ---------------------------------------------------------------- trust: a found file
+
+
+EVERY_REFUSED_KEY = """\
+inputs: infra
+rules: policies
+format: sarif
+output: scan.sarif
+fail-on: none
+bundle: b.tar.gz
+rule: T1
+exclude-rule: T2
+skip-path: ["**"]
+input-type: cfn
+jobs: 64
+rule-timeout: 5
+"""
+
+
+def test_a_found_file_keeps_only_what_cannot_widen_or_weaken_the_scan(repo: Path) -> None:
+    path = write(repo / CONFIG_FILE, EVERY_REFUSED_KEY)
+    config = load_config(path, cwd=repo, trusted=False)
+    assert config.values == {"paths": [Path("infra")], "rule_timeout": 5}
+    assert [message.split(": ", 1)[0] for message in config.refused] == [
+        f"{path}:{line}" for line in range(2, 12)
+    ]
+    assert all(m.endswith("name the file with --config to trust it") for m in config.refused)
+    assert "'fail-on' is not taken from a configuration file found" in config.refused[3]
+    trusted = load_config(path, cwd=repo)
+    assert trusted.refused == [] and trusted.values["fail_on"] == "none"
+
+
+def test_a_found_file_may_not_redirect_output_or_weaken_the_exit(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(repo / CONFIG_FILE, "inputs: [infra]\noutput: scan.sarif\nformat: sarif\nfail-on: none\n")
+    monkeypatch.chdir(repo)
+    result = invoke("-d", repo / "policies")
+    assert result.exit_code == 2  # the refusals are errors; fail-on none did not apply
+    assert not (repo / "scan.sarif").exists()
+    doc = json.loads(result.stdout_bytes)  # the default format, on stdout
+    assert [e.split(": ", 1)[0] for e in doc["errors"]] == [
+        f"{repo / CONFIG_FILE}:{line}" for line in (2, 3, 4)
+    ]
+    failed = [r for rr in doc["results"][0]["rule_results"] for r in rr["results"]]
+    assert sorted(r["resource_id"] for r in failed if not r["passed"]) == [
+        "aws_s3_bucket.a",
+        "aws_s3_bucket.b",
+    ]
+    assert f"error: {repo / CONFIG_FILE}:4: 'fail-on' is not taken" in result.stderr
+
+
+def test_a_found_file_may_not_read_outside_its_tree(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = write(tmp_path / "outside" / "prod.tfvars", 'password = "hunter2-outside"\n')
+    (repo / "inside.tfvars").symlink_to(secret)
+    write(
+        repo / "tf" / "main.tf",
+        'variable "password" {}\nresource "aws_s3_bucket" "x" {\n  bucket = var.password\n}\n',
+    )
+    write(
+        repo / CONFIG_FILE,
+        f"inputs: [tf, {tmp_path / 'outside'}]\nvar-file: [{secret}]\n"
+        "ignore-file: ../outside/accepted.yaml\n",
+    )
+    write(repo / "linked.yaml", "var-file: [inside.tfvars]\n")
+    monkeypatch.chdir(repo)
+    config = load_config(repo / CONFIG_FILE, cwd=repo, trusted=False)
+    assert config.values == {}
+    assert [m.split(": ", 2)[1] for m in config.refused] == [
+        f"'inputs' names {str(tmp_path / 'outside')!r}, outside {repo}, in a configuration "
+        "file found in the scanned tree; name the file with --config to trust it",
+        f"'var-file' names {str(secret)!r}, outside {repo}, in a configuration file found in "
+        "the scanned tree; name the file with --config to trust it",
+        f"'ignore-file' names '../outside/accepted.yaml', outside {repo}, in a configuration "
+        "file found in the scanned tree; name the file with --config to trust it",
+    ]
+    linked = load_config(repo / "linked.yaml", cwd=repo, trusted=False)
+    assert linked.values == {} and "'var-file' names 'inside.tfvars'" in linked.refused[0]
+    result = invoke("tf", "-d", repo / "policies", "-f", "json")
+    assert result.exit_code == 2
+    assert "hunter2-outside" not in result.stdout + result.stderr
+
+
+def test_a_found_file_may_tighten_bounds_but_not_loosen_them(repo: Path) -> None:
+    path = write(
+        repo / CONFIG_FILE,
+        "rule-timeout: 120\nmax-memory: 512\nmax-output: 64\nmax-file-size: 1000\n",
+    )
+    config = load_config(path, cwd=repo, trusted=False)
+    assert config.values == {"max_memory": 512}
+    assert [m.split(": ", 2)[1] for m in config.refused] == [
+        "'rule-timeout' may only be lowered from its default (30) in a configuration file "
+        "found in the scanned tree; name the file with --config to trust it",
+        "'max-output' may only be lowered from its default (16) in a configuration file "
+        "found in the scanned tree; name the file with --config to trust it",
+        "'max-file-size' may only be lowered from its default (256) in a configuration file "
+        "found in the scanned tree; name the file with --config to trust it",
+    ]
