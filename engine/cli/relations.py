@@ -19,6 +19,7 @@ from engine.cli.options import (
     load_options,
     one_rule_source,
 )
+from engine.core.atomic_files import write_atomically
 from engine.evaluation.bundle import BundleError
 from engine.inspection.graph_export import FORMATS as GRAPH_FORMATS
 from engine.inspection.graph_export import build_graph
@@ -164,7 +165,7 @@ def graph_command(
         sys.stdout.buffer.write(rendered)
     else:
         try:
-            output.write_bytes(rendered)
+            write_atomically(output, rendered)
         except OSError as exc:
             fail(f"{output}: {exc.strerror or exc}")
     raise typer.Exit(graph.exit_code())

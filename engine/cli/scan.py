@@ -23,6 +23,7 @@ from engine.cli.options import (
     load_options,
     one_rule_source,
 )
+from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.evaluation.bundle import BundleError
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
@@ -105,7 +106,7 @@ def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:
             sys.stdout.buffer.flush()
             continue
         try:
-            Path(target.destination).write_bytes(text)
+            write_atomically(Path(target.destination), text)
         except OSError as exc:
             typer.echo(f"error: {target.destination}: {exc.strerror or exc}", err=True)
             written = False

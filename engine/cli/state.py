@@ -18,6 +18,7 @@ from engine.cli.options import (
     VarOption,
     load_options,
 )
+from engine.core.atomic_files import write_atomically
 from engine.inputs.discovery import load_inputs
 from engine.wasm import values
 
@@ -96,6 +97,6 @@ def fixture_command(
         sys.stdout.write(text)
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        write_atomically(output, text.encode("utf-8"))
     except OSError as exc:
         fail(f"{output}: {exc.strerror or exc}")

@@ -37,6 +37,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from engine.core.atomic_files import write_atomically
 from engine.evaluation.evaluator import RuleEvaluator, RuleStatics
 from engine.evaluation.prepared_rules import PreparedRules, compile_rules
 from engine.rules.compiler import CompiledPolicy, CompileMessage, staged_name
@@ -225,9 +226,7 @@ def build_bundle(rule_paths: list[Path], output: Path) -> PreparedRules:
         major, minor = PolicyInstance(rule_set.policy).abi_version
         abi = f"{major}.{minor}"
     data = bundle_members(prepared, statics, abi)
-    tmp = output.with_name(f".{output.name}.tmp{os.getpid()}")
-    tmp.write_bytes(data)
-    tmp.replace(output)
+    write_atomically(output, data)
     prepared.statics = statics
     return prepared
 

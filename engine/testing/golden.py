@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core.atomic_files import write_atomically
 from engine.core.paths import REPO_ROOT, display_path
 from engine.scanning.scanner import ScanOptions, scan
 from engine.testing.rego_tests import TestRule
@@ -134,7 +135,7 @@ def run_case(
         except OSError:
             current = None
         if current != actual:
-            case.expected.write_text(actual, encoding="utf-8")
+            write_atomically(case.expected, actual.encode("utf-8"))
             outcome.messages.append(f"{shown} written")
         outcome.passed = True
         return outcome
