@@ -277,3 +277,85 @@ def test_deeply_nested_documents_are_loader_errors() -> None:
     doc["resource_changes"][0]["change"]["after_unknown"] = unknown
     with pytest.raises(LoaderError, match="nested too deeply"):
         terraform_plan.load(doc, b"", "input.json")
+
+
+def generated_plan(n: int) -> dict[str, Any]:
+    """``n`` buckets; every 2nd has an encryption configuration whose unknown
+    ``bucket`` references it, every 3rd a versioning resource whose known
+    ``bucket`` is written as a reference, with ``depends_on`` the previous bucket."""
+    planned: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    configured: list[dict[str, Any]] = []
+
+    def add(rtype: str, name: str, values: dict[str, Any], unknown: Any, expressions: Any) -> None:
+        address = f"{rtype}.{name}"
+        common = {"address": address, "mode": "managed", "type": rtype, "name": name}
+        planned.append({**common, "provider_name": "aws", "values": values})
+        change = {"actions": ["create"], "after": values, "after_unknown": unknown}
+        changes.append({**common, "change": change})
+        configured.append({**common, "provider_config_key": "aws", **expressions})
+
+    for i in range(n):
+        bucket = f"aws_s3_bucket.b{i}"
+        add("aws_s3_bucket", f"b{i}", {"bucket": f"b{i}"}, {"id": True}, {})
+        if i % 2 == 0:
+            expressions = {"bucket": {"references": [f"{bucket}.id", bucket]}}
+            add(
+                "aws_s3_bucket_server_side_encryption_configuration",
+                f"s{i}",
+                {},
+                {"bucket": True},
+                {"expressions": expressions},
+            )
+        if i % 3 == 0:
+            expressions = {
+                "bucket": {"references": [f"{bucket}.bucket", bucket]},
+                "versioning_configuration": [{"status": {"constant_value": "Enabled"}}],
+            }
+            depends = [f"aws_s3_bucket.b{i - 1}"] if i else []
+            values = {"bucket": f"b{i}", "versioning_configuration": [{"status": "Enabled"}]}
+            add(
+                "aws_s3_bucket_versioning",
+                f"v{i}",
+                values,
+                {},
+                {"expressions": expressions, "depends_on": depends},
+            )
+    return {
+        "format_version": "1.2",
+        "planned_values": {"root_module": {"resources": planned}},
+        "resource_changes": changes,
+        "configuration": {"root_module": {"resources": configured}},
+    }
+
+
+def previous_algorithm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the loader find written references as it did before they were
+    indexed by resource: against every reference the plan had so far."""
+    original = terraform_plan._Resolver.written_references
+    so_far: list[Any] = []
+
+    def against_the_whole_plan(self: Any, resource: Any, found: list[Any]) -> list[Any]:
+        written = original(self, resource, so_far + found)
+        so_far.extend(found)
+        so_far.extend(written)
+        return written
+
+    monkeypatch.setattr(terraform_plan._Resolver, "written_references", against_the_whole_plan)
+
+
+@pytest.mark.parametrize("case", [*CASE_NAMES, "generated"])
+def test_references_indexed_by_resource_match_the_whole_plan_scan(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = generated_plan(60) if case == "generated" else case_document(case)
+    loaded = terraform_plan.load(copy.deepcopy(doc), b"", "input.json")
+    with monkeypatch.context() as patched:
+        previous_algorithm(patched)
+        expected = terraform_plan.load(copy.deepcopy(doc), b"", "input.json")
+    assert loaded.document == expected.document
+    assert loaded.references == expected.references
+    if case == "generated":
+        kinds = {(r.source_type, r.attribute, r.kind) for r in loaded.references}
+        assert len(loaded.references) == 30 + 20 + 19
+        assert ("aws_s3_bucket_versioning", ("depends_on",), "depends_on") in kinds

@@ -92,11 +92,12 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         change = changes.get(resource.address, {})
         unknown = change.get("after_unknown")
         resolver = _Resolver(configuration, table, resource, config)
+        resolved: list[ResolvedReference] = []
         for attribute_path in _unknown_paths(unknown, ()):
             target = resolver.resolve(attribute_path)
             _assign(entry["attributes"], attribute_path, target.key if target else None)
             if target is not None:
-                references.append(
+                resolved.append(
                     ResolvedReference(
                         resource.type,
                         resource.address,
@@ -106,7 +107,8 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
                         target.attribute,
                     )
                 )
-        references += resolver.written_references(resource, references)
+        references += resolved
+        references += resolver.written_references(resource, resolved)
         actions = change.get("actions")
         entry["meta"] = configuration.meta(resource, config, actions)
         entry["tags"] = string_tags(entry["attributes"]) or {}
@@ -347,9 +349,11 @@ class _Resolver:
     def written_references(
         self, resource: ModuleResource, found: list[ResolvedReference]
     ) -> list[ResolvedReference]:
-        """References the configuration writes that ``found`` (the unknown
-        attributes' references) lacks: known values computed from other
-        resources, and ``depends_on``."""
+        """References the configuration writes that ``found`` (references
+        already resolved, e.g. this resource's unknown attributes) lacks: known
+        values computed from other resources, and ``depends_on``. Only the
+        entries of ``found`` whose source is ``resource`` count, so the caller
+        passes just those (a resource's own list keeps loading linear)."""
         if self.scope is None:
             return []
         seen = {
