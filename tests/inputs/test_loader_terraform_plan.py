@@ -92,11 +92,9 @@ def test_unknown_bucket_ids_resolve_to_the_bucket_address() -> None:
     default = sse["attributes"]["rule"][0]["apply_server_side_encryption_by_default"][0]
     assert default == {"sse_algorithm": "aws:kms", "kms_master_key_id": "aws_kms_key.logs"}
     bucket = resource(loaded, "aws_s3_bucket", "aws_s3_bucket.logs")
-    assert bucket["attributes"]["arn"] is None  # unknown and not from configuration
+    assert "arn" not in bucket["attributes"]  # unknown and not from configuration
     versioning = resource(loaded, "aws_s3_bucket_versioning", "aws_s3_bucket_versioning.logs")
-    assert versioning["attributes"]["versioning_configuration"] == [
-        {"status": "Enabled", "mfa_delete": None}
-    ]
+    assert versioning["attributes"]["versioning_configuration"] == [{"status": "Enabled"}]
 
 
 def test_references_through_module_variables_and_outputs() -> None:
@@ -105,7 +103,7 @@ def test_references_through_module_variables_and_outputs() -> None:
     assert subnet["attributes"]["vpc_id"] == "module.network.aws_vpc.main"
     flow_log = resource(loaded, "aws_flow_log", "aws_flow_log.vpc")
     assert flow_log["attributes"]["vpc_id"] == "module.network.aws_vpc.main"
-    assert flow_log["attributes"]["log_group_name"] is None  # unknown, no configuration
+    assert "log_group_name" not in flow_log["attributes"]  # unknown, no configuration
     targets = {
         (r.source_key, r.attribute): (r.target_key, r.target_attribute) for r in loaded.references
     }
@@ -193,7 +191,7 @@ def test_misshapen_configuration_resolves_nothing() -> None:
     access = resource(
         loaded, "aws_s3_bucket_public_access_block", "aws_s3_bucket_public_access_block.logs"
     )
-    assert access["attributes"]["bucket"] is None
+    assert "bucket" not in access["attributes"]
     assert access["meta"] == {"planned_actions": ["create"], "provider": "aws"}
     assert loaded.references == []
 
@@ -359,3 +357,70 @@ def test_references_indexed_by_resource_match_the_whole_plan_scan(
         kinds = {(r.source_type, r.attribute, r.kind) for r in loaded.references}
         assert len(loaded.references) == 30 + 20 + 19
         assert ("aws_s3_bucket_versioning", ("depends_on",), "depends_on") in kinds
+
+
+def unknowns_plan() -> dict[str, Any]:
+    """A bucket and a security group whose unknown values are written as a
+    reference, or not at all, at the top level, in a block, in a list."""
+    values = {
+        "name": "web",
+        "cidr_blocks": ["10.0.0.0/8", None],
+        "ingress": [{"from_port": 443, "security_groups": [None]}],
+    }
+    unknown = {
+        "id": True,
+        "arn": True,
+        "vpc_id": True,
+        "egress": True,
+        "cidr_blocks": [False, True],
+        "ingress": [{"description": True, "security_groups": [True]}],
+    }
+    expressions = {
+        "vpc_id": {"references": ["aws_vpc.main.id", "aws_vpc.main"]},
+        "cidr_blocks": {"references": ["var.extra_cidr"]},
+        "ingress": [
+            {
+                "from_port": {"constant_value": 443},
+                "security_groups": {"references": ["aws_vpc.main.default_security_group_id"]},
+            }
+        ],
+    }
+    common = {"address": "aws_security_group.web", "mode": "managed", "type": "aws_security_group"}
+    vpc = {"address": "aws_vpc.main", "mode": "managed", "type": "aws_vpc", "name": "main"}
+    return {
+        "format_version": "1.2",
+        "planned_values": {
+            "root_module": {
+                "resources": [
+                    {**vpc, "values": {"cidr_block": "10.0.0.0/16"}},
+                    {**common, "name": "web", "values": values},
+                ]
+            }
+        },
+        "resource_changes": [
+            {**vpc, "change": {"actions": ["create"], "after_unknown": {"id": True}}},
+            {**common, "change": {"actions": ["create"], "after_unknown": unknown}},
+        ],
+        "configuration": {
+            "root_module": {
+                "resources": [
+                    {**vpc, "expressions": {"cidr_block": {"constant_value": "10.0.0.0/16"}}},
+                    {**common, "name": "web", "expressions": expressions},
+                ]
+            }
+        },
+    }
+
+
+def test_unknowns_without_a_reference_are_absent() -> None:
+    loaded = terraform_plan.load(unknowns_plan(), b"", "input.json")
+    vpc = resource(loaded, "aws_vpc", "aws_vpc.main")
+    assert vpc["attributes"] == {"cidr_block": "10.0.0.0/16"}
+    group = resource(loaded, "aws_security_group", "aws_security_group.web")
+    assert group["attributes"] == {
+        "name": "web",
+        "vpc_id": "aws_vpc.main",
+        # a list keeps an unknown element's place, null when no reference names it
+        "cidr_blocks": ["10.0.0.0/8", None],
+        "ingress": [{"from_port": 443, "security_groups": ["aws_vpc.main"]}],
+    }

@@ -10,7 +10,10 @@ Attributes are the planned values. An attribute unknown until apply
 configuration when its expression references another resource, directly or
 through module variables and outputs: it becomes that resource's address
 (``module.a.aws_s3_bucket.b``), and the resolution is recorded. Any other
-unknown is null.
+unknown is left out, as the plan's values leave it out: an object key is
+absent; a list element stays ``null`` at its index (the plan keeps the
+element's place so that later elements keep their indexes); a wholly unknown
+list or block is absent.
 
 Each resource's meta holds its ``planned_actions``, its ``provider``
 configuration key (``aws``, ``aws.west``) and the provider's ``region`` when
@@ -95,8 +98,8 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         resolved: list[ResolvedReference] = []
         for attribute_path in _unknown_paths(unknown, ()):
             target = resolver.resolve(attribute_path)
-            _assign(entry["attributes"], attribute_path, target.key if target else None)
             if target is not None:
+                _assign(entry["attributes"], attribute_path, target.key)
                 resolved.append(
                     ResolvedReference(
                         resource.type,
