@@ -150,7 +150,18 @@ def plan(**overrides: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("doc", "message"),
     [
-        (plan(format_version="2.0"), "unsupported plan format_version 2.0 (this engine reads 1.x)"),
+        (
+            plan(format_version="2.0"),
+            "unsupported plan format_version 2.0 (this engine reads 0.1 to 1.x)",
+        ),
+        (
+            plan(format_version="0.0"),
+            "unsupported plan format_version 0.0 (this engine reads 0.1 to 1.x)",
+        ),
+        (
+            plan(format_version="v1"),
+            "unsupported plan format_version v1 (this engine reads 0.1 to 1.x)",
+        ),
         (plan(format_version=1.2), "plan format_version must be a string, found a number"),
         ([1, 2], "a Terraform plan must be an object, found an array"),
         (plan(planned_values=None), "planned_values must be an object, found null"),
@@ -424,3 +435,23 @@ def test_unknowns_without_a_reference_are_absent() -> None:
         "cidr_blocks": ["10.0.0.0/8", None],
         "ingress": [{"from_port": 443, "security_groups": ["aws_vpc.main"]}],
     }
+
+
+def test_plans_of_format_0_1_and_0_2_load_like_1_x() -> None:
+    old = {case: load_case(case) for case in ("format_0_1", "format_0_2")}
+    as_1_x = case_document("format_0_2")
+    as_1_x["format_version"] = "1.2"
+    current = terraform_plan.load(as_1_x, b"", "input.json")
+    assert old["format_0_2"].document == current.document
+    assert old["format_0_2"].references == current.references
+    # 0.1 expressions name only the referenced object: no target attribute
+    assert {r.target_attribute for r in old["format_0_1"].references} == {None}
+    edges = {
+        case: [(r.source_key, r.attribute, r.target_key, r.kind) for r in loaded.references]
+        for case, loaded in old.items()
+    }
+    assert edges["format_0_1"] == edges["format_0_2"]
+    first, second = (json.loads(json.dumps(o.document)) for o in old.values())
+    first["meta"].pop("terraform_version")
+    second["meta"].pop("terraform_version")
+    assert first == second

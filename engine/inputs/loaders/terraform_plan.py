@@ -15,6 +15,12 @@ absent; a list element stays ``null`` at its index (the plan keeps the
 element's place so that later elements keep their indexes); a wholly unknown
 list or block is absent.
 
+Plans of ``format_version`` 0.1 and 0.2 (Terraform 0.12 to 1.0) are read like
+1.x: their expressions may name only the referenced object
+(``aws_s3_bucket.b``, not also ``aws_s3_bucket.b.id``), their providers may
+have short names (``aws``), and they lack the fields later versions added
+(sensitivity, ``relevant_attributes``, checks), which this loader does not read.
+
 Each resource's meta holds its ``planned_actions``, its ``provider``
 configuration key (``aws``, ``aws.west``) and the provider's ``region`` when
 the configuration gives it as a constant or through a root variable.
@@ -76,7 +82,7 @@ def load(doc: Any, raw: bytes, path: str) -> LoadedState:
 
 def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     doc = require_object(doc, "a Terraform plan")
-    check_format_version(doc, "plan")
+    check_format_version(doc, "plan", oldest=(0, 1))
     planned = require_object(doc.get("planned_values"), "planned_values")
     if "root_module" not in planned:
         raise LoaderError("planned_values has no root_module")
