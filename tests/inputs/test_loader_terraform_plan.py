@@ -92,11 +92,9 @@ def test_unknown_bucket_ids_resolve_to_the_bucket_address() -> None:
     default = sse["attributes"]["rule"][0]["apply_server_side_encryption_by_default"][0]
     assert default == {"sse_algorithm": "aws:kms", "kms_master_key_id": "aws_kms_key.logs"}
     bucket = resource(loaded, "aws_s3_bucket", "aws_s3_bucket.logs")
-    assert bucket["attributes"]["arn"] is None  # unknown and not from configuration
+    assert "arn" not in bucket["attributes"]  # unknown and not from configuration
     versioning = resource(loaded, "aws_s3_bucket_versioning", "aws_s3_bucket_versioning.logs")
-    assert versioning["attributes"]["versioning_configuration"] == [
-        {"status": "Enabled", "mfa_delete": None}
-    ]
+    assert versioning["attributes"]["versioning_configuration"] == [{"status": "Enabled"}]
 
 
 def test_references_through_module_variables_and_outputs() -> None:
@@ -105,7 +103,7 @@ def test_references_through_module_variables_and_outputs() -> None:
     assert subnet["attributes"]["vpc_id"] == "module.network.aws_vpc.main"
     flow_log = resource(loaded, "aws_flow_log", "aws_flow_log.vpc")
     assert flow_log["attributes"]["vpc_id"] == "module.network.aws_vpc.main"
-    assert flow_log["attributes"]["log_group_name"] is None  # unknown, no configuration
+    assert "log_group_name" not in flow_log["attributes"]  # unknown, no configuration
     targets = {
         (r.source_key, r.attribute): (r.target_key, r.target_attribute) for r in loaded.references
     }
@@ -152,7 +150,18 @@ def plan(**overrides: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("doc", "message"),
     [
-        (plan(format_version="2.0"), "unsupported plan format_version 2.0 (this engine reads 1.x)"),
+        (
+            plan(format_version="2.0"),
+            "unsupported plan format_version 2.0 (this engine reads 0.1 to 1.x)",
+        ),
+        (
+            plan(format_version="0.0"),
+            "unsupported plan format_version 0.0 (this engine reads 0.1 to 1.x)",
+        ),
+        (
+            plan(format_version="v1"),
+            "unsupported plan format_version v1 (this engine reads 0.1 to 1.x)",
+        ),
         (plan(format_version=1.2), "plan format_version must be a string, found a number"),
         ([1, 2], "a Terraform plan must be an object, found an array"),
         (plan(planned_values=None), "planned_values must be an object, found null"),
@@ -193,7 +202,7 @@ def test_misshapen_configuration_resolves_nothing() -> None:
     access = resource(
         loaded, "aws_s3_bucket_public_access_block", "aws_s3_bucket_public_access_block.logs"
     )
-    assert access["attributes"]["bucket"] is None
+    assert "bucket" not in access["attributes"]
     assert access["meta"] == {"planned_actions": ["create"], "provider": "aws"}
     assert loaded.references == []
 
@@ -277,3 +286,172 @@ def test_deeply_nested_documents_are_loader_errors() -> None:
     doc["resource_changes"][0]["change"]["after_unknown"] = unknown
     with pytest.raises(LoaderError, match="nested too deeply"):
         terraform_plan.load(doc, b"", "input.json")
+
+
+def generated_plan(n: int) -> dict[str, Any]:
+    """``n`` buckets; every 2nd has an encryption configuration whose unknown
+    ``bucket`` references it, every 3rd a versioning resource whose known
+    ``bucket`` is written as a reference, with ``depends_on`` the previous bucket."""
+    planned: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    configured: list[dict[str, Any]] = []
+
+    def add(rtype: str, name: str, values: dict[str, Any], unknown: Any, expressions: Any) -> None:
+        address = f"{rtype}.{name}"
+        common = {"address": address, "mode": "managed", "type": rtype, "name": name}
+        planned.append({**common, "provider_name": "aws", "values": values})
+        change = {"actions": ["create"], "after": values, "after_unknown": unknown}
+        changes.append({**common, "change": change})
+        configured.append({**common, "provider_config_key": "aws", **expressions})
+
+    for i in range(n):
+        bucket = f"aws_s3_bucket.b{i}"
+        add("aws_s3_bucket", f"b{i}", {"bucket": f"b{i}"}, {"id": True}, {})
+        if i % 2 == 0:
+            expressions = {"bucket": {"references": [f"{bucket}.id", bucket]}}
+            add(
+                "aws_s3_bucket_server_side_encryption_configuration",
+                f"s{i}",
+                {},
+                {"bucket": True},
+                {"expressions": expressions},
+            )
+        if i % 3 == 0:
+            expressions = {
+                "bucket": {"references": [f"{bucket}.bucket", bucket]},
+                "versioning_configuration": [{"status": {"constant_value": "Enabled"}}],
+            }
+            depends = [f"aws_s3_bucket.b{i - 1}"] if i else []
+            values = {"bucket": f"b{i}", "versioning_configuration": [{"status": "Enabled"}]}
+            add(
+                "aws_s3_bucket_versioning",
+                f"v{i}",
+                values,
+                {},
+                {"expressions": expressions, "depends_on": depends},
+            )
+    return {
+        "format_version": "1.2",
+        "planned_values": {"root_module": {"resources": planned}},
+        "resource_changes": changes,
+        "configuration": {"root_module": {"resources": configured}},
+    }
+
+
+def previous_algorithm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the loader find written references as it did before they were
+    indexed by resource: against every reference the plan had so far."""
+    original = terraform_plan._Resolver.written_references
+    so_far: list[Any] = []
+
+    def against_the_whole_plan(self: Any, resource: Any, found: list[Any]) -> list[Any]:
+        written = original(self, resource, so_far + found)
+        so_far.extend(found)
+        so_far.extend(written)
+        return written
+
+    monkeypatch.setattr(terraform_plan._Resolver, "written_references", against_the_whole_plan)
+
+
+@pytest.mark.parametrize("case", [*CASE_NAMES, "generated"])
+def test_references_indexed_by_resource_match_the_whole_plan_scan(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = generated_plan(60) if case == "generated" else case_document(case)
+    loaded = terraform_plan.load(copy.deepcopy(doc), b"", "input.json")
+    with monkeypatch.context() as patched:
+        previous_algorithm(patched)
+        expected = terraform_plan.load(copy.deepcopy(doc), b"", "input.json")
+    assert loaded.document == expected.document
+    assert loaded.references == expected.references
+    if case == "generated":
+        kinds = {(r.source_type, r.attribute, r.kind) for r in loaded.references}
+        assert len(loaded.references) == 30 + 20 + 19
+        assert ("aws_s3_bucket_versioning", ("depends_on",), "depends_on") in kinds
+
+
+def unknowns_plan() -> dict[str, Any]:
+    """A bucket and a security group whose unknown values are written as a
+    reference, or not at all, at the top level, in a block, in a list."""
+    values = {
+        "name": "web",
+        "cidr_blocks": ["10.0.0.0/8", None],
+        "ingress": [{"from_port": 443, "security_groups": [None]}],
+    }
+    unknown = {
+        "id": True,
+        "arn": True,
+        "vpc_id": True,
+        "egress": True,
+        "cidr_blocks": [False, True],
+        "ingress": [{"description": True, "security_groups": [True]}],
+    }
+    expressions = {
+        "vpc_id": {"references": ["aws_vpc.main.id", "aws_vpc.main"]},
+        "cidr_blocks": {"references": ["var.extra_cidr"]},
+        "ingress": [
+            {
+                "from_port": {"constant_value": 443},
+                "security_groups": {"references": ["aws_vpc.main.default_security_group_id"]},
+            }
+        ],
+    }
+    common = {"address": "aws_security_group.web", "mode": "managed", "type": "aws_security_group"}
+    vpc = {"address": "aws_vpc.main", "mode": "managed", "type": "aws_vpc", "name": "main"}
+    return {
+        "format_version": "1.2",
+        "planned_values": {
+            "root_module": {
+                "resources": [
+                    {**vpc, "values": {"cidr_block": "10.0.0.0/16"}},
+                    {**common, "name": "web", "values": values},
+                ]
+            }
+        },
+        "resource_changes": [
+            {**vpc, "change": {"actions": ["create"], "after_unknown": {"id": True}}},
+            {**common, "change": {"actions": ["create"], "after_unknown": unknown}},
+        ],
+        "configuration": {
+            "root_module": {
+                "resources": [
+                    {**vpc, "expressions": {"cidr_block": {"constant_value": "10.0.0.0/16"}}},
+                    {**common, "name": "web", "expressions": expressions},
+                ]
+            }
+        },
+    }
+
+
+def test_unknowns_without_a_reference_are_absent() -> None:
+    loaded = terraform_plan.load(unknowns_plan(), b"", "input.json")
+    vpc = resource(loaded, "aws_vpc", "aws_vpc.main")
+    assert vpc["attributes"] == {"cidr_block": "10.0.0.0/16"}
+    group = resource(loaded, "aws_security_group", "aws_security_group.web")
+    assert group["attributes"] == {
+        "name": "web",
+        "vpc_id": "aws_vpc.main",
+        # a list keeps an unknown element's place, null when no reference names it
+        "cidr_blocks": ["10.0.0.0/8", None],
+        "ingress": [{"from_port": 443, "security_groups": ["aws_vpc.main"]}],
+    }
+
+
+def test_plans_of_format_0_1_and_0_2_load_like_1_x() -> None:
+    old = {case: load_case(case) for case in ("format_0_1", "format_0_2")}
+    as_1_x = case_document("format_0_2")
+    as_1_x["format_version"] = "1.2"
+    current = terraform_plan.load(as_1_x, b"", "input.json")
+    assert old["format_0_2"].document == current.document
+    assert old["format_0_2"].references == current.references
+    # 0.1 expressions name only the referenced object: no target attribute
+    assert {r.target_attribute for r in old["format_0_1"].references} == {None}
+    edges = {
+        case: [(r.source_key, r.attribute, r.target_key, r.kind) for r in loaded.references]
+        for case, loaded in old.items()
+    }
+    assert edges["format_0_1"] == edges["format_0_2"]
+    first, second = (json.loads(json.dumps(o.document)) for o in old.values())
+    first["meta"].pop("terraform_version")
+    second["meta"].pop("terraform_version")
+    assert first == second

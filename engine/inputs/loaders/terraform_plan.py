@@ -10,7 +10,16 @@ Attributes are the planned values. An attribute unknown until apply
 configuration when its expression references another resource, directly or
 through module variables and outputs: it becomes that resource's address
 (``module.a.aws_s3_bucket.b``), and the resolution is recorded. Any other
-unknown is null.
+unknown is left out, as the plan's values leave it out: an object key is
+absent; a list element stays ``null`` at its index (the plan keeps the
+element's place so that later elements keep their indexes); a wholly unknown
+list or block is absent.
+
+Plans of ``format_version`` 0.1 and 0.2 (Terraform 0.12 to 1.0) are read like
+1.x: their expressions may name only the referenced object
+(``aws_s3_bucket.b``, not also ``aws_s3_bucket.b.id``), their providers may
+have short names (``aws``), and they lack the fields later versions added
+(sensitivity, ``relevant_attributes``, checks), which this loader does not read.
 
 Each resource's meta holds its ``planned_actions``, its ``provider``
 configuration key (``aws``, ``aws.west``) and the provider's ``region`` when
@@ -73,7 +82,7 @@ def load(doc: Any, raw: bytes, path: str) -> LoadedState:
 
 def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     doc = require_object(doc, "a Terraform plan")
-    check_format_version(doc, "plan")
+    check_format_version(doc, "plan", oldest=(0, 1))
     planned = require_object(doc.get("planned_values"), "planned_values")
     if "root_module" not in planned:
         raise LoaderError("planned_values has no root_module")
@@ -92,11 +101,12 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         change = changes.get(resource.address, {})
         unknown = change.get("after_unknown")
         resolver = _Resolver(configuration, table, resource, config)
+        resolved: list[ResolvedReference] = []
         for attribute_path in _unknown_paths(unknown, ()):
             target = resolver.resolve(attribute_path)
-            _assign(entry["attributes"], attribute_path, target.key if target else None)
             if target is not None:
-                references.append(
+                _assign(entry["attributes"], attribute_path, target.key)
+                resolved.append(
                     ResolvedReference(
                         resource.type,
                         resource.address,
@@ -106,7 +116,8 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
                         target.attribute,
                     )
                 )
-        references += resolver.written_references(resource, references)
+        references += resolved
+        references += resolver.written_references(resource, resolved)
         actions = change.get("actions")
         entry["meta"] = configuration.meta(resource, config, actions)
         entry["tags"] = string_tags(entry["attributes"]) or {}
@@ -347,9 +358,11 @@ class _Resolver:
     def written_references(
         self, resource: ModuleResource, found: list[ResolvedReference]
     ) -> list[ResolvedReference]:
-        """References the configuration writes that ``found`` (the unknown
-        attributes' references) lacks: known values computed from other
-        resources, and ``depends_on``."""
+        """References the configuration writes that ``found`` (references
+        already resolved, e.g. this resource's unknown attributes) lacks: known
+        values computed from other resources, and ``depends_on``. Only the
+        entries of ``found`` whose source is ``resource`` count, so the caller
+        passes just those (a resource's own list keeps loading linear)."""
         if self.scope is None:
             return []
         seen = {

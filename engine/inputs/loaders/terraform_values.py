@@ -52,14 +52,18 @@ def require_string(value: Any, where: str) -> str:
     return value
 
 
-def check_format_version(doc: dict[str, Any], what: str) -> None:
-    """Refuse a ``format_version`` whose major version is not 1."""
+def check_format_version(doc: dict[str, Any], what: str, oldest: tuple[int, int] = (1, 0)) -> None:
+    """Refuse a ``format_version`` older than ``oldest`` (major, minor) or of
+    major version 2 or later; ``0.x`` versions are compared by their minor."""
     version = doc.get("format_version")
     if not isinstance(version, str):
         raise LoaderError(f"{what} format_version must be a string, found {kind(version)}")
-    major = version.split(".", 1)[0]
-    if major != "1":
-        raise LoaderError(f"unsupported {what} format_version {version} (this engine reads 1.x)")
+    major, _, rest = version.partition(".")
+    minor = rest.partition(".")[0]
+    if major == "1" or (major == "0" and minor.isdigit() and (0, int(minor)) >= oldest):
+        return
+    reads = "1.x" if oldest == (1, 0) else f"{oldest[0]}.{oldest[1]} to 1.x"
+    raise LoaderError(f"unsupported {what} format_version {version} (this engine reads {reads})")
 
 
 def state_type(mode: str, resource_type: str) -> str:
