@@ -13,6 +13,7 @@ from engine.changes.change_set import RENAME_THRESHOLD
 from engine.changes.diff import FORMATS as DIFF_FORMATS
 from engine.changes.diff import DiffError, diff_inputs, diff_plan_file
 from engine.cli.app import debug_enabled, echo_problems, fail
+from engine.cli.options import check_bounds
 from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
 from engine.wasm.host import Limits
@@ -66,6 +67,7 @@ def diff_command(
         )
     if len(paths) not in (1, 2):
         raise typer.BadParameter("give OLD NEW, or one plan", param_hint="paths")
+    check_bounds("--timeout/--max-memory", timeout, max_memory)
     limits = Limits(timeout_seconds=timeout, max_memory_mb=max_memory)
     try:
         if len(paths) == 2:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from engine.cli.app import debug_enabled, fail
+from engine.cli.options import check_bounds
 from engine.evaluation.data_reference import eval_ref, read_input
 from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
@@ -34,6 +35,7 @@ def eval_command(
     ] = 2048,
 ) -> None:
     """Evaluate REF and print its value as JSON (nothing when it is undefined)."""
+    check_bounds("--timeout/--max-memory", timeout, max_memory)
     try:
         input_json = read_input(input_path) if input_path is not None else None
         result = eval_ref(

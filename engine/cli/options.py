@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -63,8 +64,7 @@ def load_options(
             f"{input_type!r} is not one of {', '.join(LOADER_INPUT_TYPES)}",
             param_hint="--input-type",
         )
-    if max_file_size <= 0:
-        raise typer.BadParameter("must be positive", param_hint="--max-file-size")
+    check_bounds("--max-file-size", max_file_size)
     named: dict[str, str] = {}
     for assignment in variables or []:
         name, equals, value = assignment.partition("=")
@@ -85,3 +85,10 @@ def one_rule_source(rules: list[Path] | None, bundle: Path | None) -> None:
     """Rules come from -d paths or a bundle, never both (a usage error)."""
     if bundle is not None and rules:
         raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+
+
+def check_bounds(param_hint: str, *bounds: float) -> None:
+    """Time and size bounds must be positive finite numbers: ``nan``, ``inf``, zero or
+    a negative value is a usage error (exit 2) naming the options."""
+    if not all(math.isfinite(bound) and bound > 0 for bound in bounds):
+        raise typer.BadParameter("bounds must be positive finite numbers", param_hint=param_hint)

@@ -16,6 +16,7 @@ from engine.cli.options import (
     SplitK8sOption,
     VarFileOption,
     VarOption,
+    check_bounds,
     load_options,
     one_rule_source,
 )
@@ -62,6 +63,7 @@ def relations_command(
         raise typer.BadParameter(
             f"unknown format {output_format!r} (table, json)", param_hint="--format"
         )
+    check_bounds("--timeout/--max-memory", timeout, max_memory)
     try:
         listing = list_relations(
             rules or [],
@@ -142,6 +144,7 @@ def graph_command(
     one_rule_source(rules, bundle)
     if with_results and bundle is None and not rules:
         rules = shipped_rule_files()
+    check_bounds("--timeout/--max-memory", timeout, max_memory)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     try:
         graph = build_graph(

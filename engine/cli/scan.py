@@ -20,6 +20,7 @@ from engine.cli.options import (
     SplitK8sOption,
     VarFileOption,
     VarOption,
+    check_bounds,
     load_options,
     one_rule_source,
 )
@@ -244,10 +245,7 @@ def scan_command(
     except OutputPlanError as exc:
         raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
     one_rule_source(rules, bundle)
-    if rule_timeout <= 0 or max_memory <= 0 or max_output <= 0:
-        raise typer.BadParameter(
-            "bounds must be positive", param_hint="--rule-timeout/--max-memory/--max-output"
-        )
+    check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     ignores = _ignore_list(ignore_file)
     try:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from engine.cli.app import debug_enabled
+from engine.cli.options import check_bounds
 from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
 from engine.scanning.scanner import ScanOptions
@@ -65,8 +66,7 @@ def test_command(
         raise typer.BadParameter(
             f"unknown format {output_format!r} (pretty, json)", param_hint="--format"
         )
-    if timeout <= 0 or max_memory <= 0:
-        raise typer.BadParameter("bounds must be positive", param_hint="--timeout/--max-memory")
+    check_bounds("--timeout/--max-memory", timeout, max_memory)
     if run is not None:
         try:
             re.compile(run)

@@ -35,6 +35,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -225,7 +226,12 @@ def _value(kind: str, value: Any, key: str, path: Path, line: int, base: Path, h
         return value
     if kind == "variables":
         return _variables(value, key, path, line)
-    number_ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    number_ok = (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and value > 0
+        and not (isinstance(value, float) and not math.isfinite(value))
+    )
     if kind == "positive_integer" and not (number_ok and isinstance(value, int)):
         raise bad("a positive integer")
     if kind == "positive_number" and not number_ok:

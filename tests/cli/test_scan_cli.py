@@ -397,3 +397,25 @@ def test_progress_bar_on_a_tty_stays_off_stdout(tmp_path: Path, rules: Path) -> 
     assert code == 1
     assert b"scanning" in stderr
     assert stdout == invoke(path, "-d", rules).stdout_bytes
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["scan", ".", "--rule-timeout", "nan"],
+        ["scan", ".", "--max-output", "inf"],
+        ["scan", ".", "--max-memory", "0"],
+        ["scan", ".", "--max-file-size", "nan"],
+        ["eval", "data.x", "-d", ".", "--timeout", "inf"],
+        ["relations", "--timeout", "nan"],
+        ["graph", ".", "--timeout", "inf"],
+        ["test", ".", "--timeout", "nan"],
+        ["diff", "a.json", "b.json", "--timeout", "-inf"],
+    ],
+)
+def test_bounds_that_are_not_finite_are_usage_errors(args: list[str]) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())
+    assert "bounds must be positive finite numbers" in words
+    assert "internal error" not in words

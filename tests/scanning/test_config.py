@@ -121,6 +121,8 @@ jobs: 2
         ("max-memory: -1\n", 1, "'max-memory' must be a positive integer"),
         ("max-memory: 1.5\n", 1, "'max-memory' must be a positive integer"),
         ("rule-timeout: soon\n", 1, "'rule-timeout' must be a positive number"),
+        ("rule-timeout: .inf\n", 1, "'rule-timeout' must be a positive number"),
+        ("max-output: .nan\n", 1, "'max-output' must be a positive number"),
         ("split-k8s: yes please\n", 1, "'split-k8s' must be true or false"),
         ("rules: [x, 3]\n", 1, "'rules' must be a string or a list of strings"),
         ("rules: []\n", 1, "'rules' must be a string or a list of strings"),
