@@ -36,6 +36,9 @@ def scan_one(
         except EvalError as exc:
             report.errors.append(f"{scan_input.name}: {exc}")
             return None
+        except Exception as exc:  # an engine bug must not lose the other inputs
+            report.errors.append(f"{scan_input.name}: {internal_error(exc)}")
+            return None
         report.errors += [
             f"{scan_input.name}: {problem}" for problem in evaluator.relation_problems
         ]

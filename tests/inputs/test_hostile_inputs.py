@@ -48,6 +48,16 @@ def _merge_bomb() -> str:
 
 CASES: dict[str, tuple[str, str | bytes, str]] = {
     # case: (file name, content, the message after "file[:line]: ")
+    "hcl_lone_surrogate": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "x" {\n  bucket = "a\\ud800b"\n}\n',
+        "invalid HCL: invalid escape sequence \\ud800: cannot encode character U+D800 in UTF-8",
+    ),
+    "hcl_escape_past_unicode": (
+        "tf/main.tf",
+        'resource "aws_s3_bucket" "x" {\n  tags = { a = "${"\\U00110000"}" }\n}\n',
+        "cannot encode character U+110000 in UTF-8",
+    ),
     "deep_json": ("deep.json", _deep_json(100_000), "nested deeper than 254 levels"),
     "deep_json_within_parser": (
         "deep500.json",
@@ -361,3 +371,41 @@ def test_special_files_beside_the_rules_are_not_read(tmp_path: Path) -> None:
     ]
     (entry,) = json.loads(result.stdout)["results"]
     assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
+
+
+def test_a_lone_surrogate_in_a_json_state_reads_as_the_replacement_character(
+    tmp_path: Path, rules: Path
+) -> None:
+    """Go's JSON decoder (OPA, Terraform) reads an unpaired surrogate escape as U+FFFD;
+    so does the engine, and the scan's documents stay valid UTF-8."""
+    text = json.dumps(state({"g": {"acl": "public-read", "bucket": "X", "Y": 1}}))
+    text = text.replace('"X"', '"a\\ud800b \\ud83d\\ude00"').replace('"Y"', '"\\udfff"')
+    write(tmp_path / "in" / "good.json", text)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1, result.output
+    (entry,) = json.loads(result.stdout)["results"]
+    attributes = entry["input"]["resources"]["aws_s3_bucket"]["aws_s3_bucket.g"]["attributes"]
+    assert attributes["bucket"] == "a\ufffdb \U0001f600"
+    assert attributes["\ufffd"] == 1
+
+
+def test_an_engine_bug_loading_one_input_spares_the_others(
+    tmp_path: Path, rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.evaluation.evaluator import RuleEvaluator
+
+    write_json(tmp_path / "in" / "a" / "good.json", GOOD)
+    write_json(tmp_path / "in" / "b" / "bad.json", state({"bad": {"acl": "private"}}))
+    real_load = RuleEvaluator.load
+
+    def load(self: RuleEvaluator, input_state: object) -> None:
+        if "aws_s3_bucket.bad" in str(input_state):
+            raise TypeError("injected")
+        real_load(self, input_state)
+
+    monkeypatch.setattr(RuleEvaluator, "load", load)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 2
+    assert "internal error: TypeError: injected" in result.stderr
+    (entry,) = json.loads(result.stdout)["results"]
+    assert list(entry["input"]["resources"]["aws_s3_bucket"]) == ["aws_s3_bucket.g"]

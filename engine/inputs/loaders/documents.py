@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import orjson
@@ -64,7 +65,7 @@ def parse_json(raw: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
     try:
-        return json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
+        doc = json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise LoaderError(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except UnicodeDecodeError as exc:
@@ -73,6 +74,35 @@ def parse_json(raw: bytes) -> Any:
         raise LoaderError(too_deep_message()) from None
     except ValueError as exc:
         raise LoaderError(f"invalid JSON: {exc}") from None
+    return _without_lone_surrogates(doc) if _SURROGATE_ESCAPE.search(raw) else doc
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _without_lone_surrogates(value: Any) -> Any:
+    """``value`` with every unpaired surrogate (``"\\ud800"`` alone) replaced by U+FFFD, as
+    Go's JSON decoder reads it (OPA, Terraform): such a string cannot be encoded in UTF-8.
+    Iterative: documents may nest deeper than Python recurses."""
+    fix = _fixed_string
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        parent, key = stack.pop()
+        item = parent[key]
+        if isinstance(item, str):
+            parent[key] = fix(item)
+        elif isinstance(item, list):
+            stack.extend((item, i) for i in range(len(item)))
+        elif isinstance(item, dict):
+            fixed = {fix(k): v for k, v in item.items()}
+            parent[key] = fixed
+            stack.extend((fixed, k) for k in fixed)
+    return root[0]
+
+
+def _fixed_string(text: str) -> str:
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]

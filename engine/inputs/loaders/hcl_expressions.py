@@ -545,11 +545,34 @@ _ESCAPES = re.compile(r'\\(?:([nrt"\\])|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))')
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 
 
+def _not_a_character(code: int) -> bool:
+    """Whether ``code`` is no Unicode scalar value (a surrogate half, or past U+10FFFF)."""
+    return 0xD800 <= code <= 0xDFFF or code > 0x10FFFF
+
+
+def invalid_escape(text: str) -> str | None:
+    """Why a string literal's escapes cannot be decoded (None: they can). Like HCL, an
+    escape naming no Unicode scalar value cannot be encoded in UTF-8."""
+    for match in _ESCAPES.finditer(text):
+        if match.group(1):
+            continue
+        code = int(match.group(2) or match.group(3), 16)
+        if _not_a_character(code):
+            return (
+                f"invalid escape sequence {match.group(0)}: "
+                f"cannot encode character U+{code:04X} in UTF-8"
+            )
+    return None
+
+
 def _unescape(text: str) -> str:
     def one(match: re.Match[str]) -> str:
         if match.group(1):
             return _SIMPLE_ESCAPES[match.group(1)]
-        return chr(int(match.group(2) or match.group(3), 16))
+        code = int(match.group(2) or match.group(3), 16)
+        if _not_a_character(code):
+            raise EvaluationError(invalid_escape(match.group(0)) or "invalid escape sequence")
+        return chr(code)
 
     return _ESCAPES.sub(one, text)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import hcl2
-from lark import Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.inputs.loaders.documents import parse_json
@@ -41,6 +41,7 @@ from engine.inputs.loaders.hcl_expressions import (
     evaluate,
     evaluate_or_null,
     identifier_name,
+    invalid_escape,
     materialize,
     parse_expression,
     plain,
@@ -175,12 +176,24 @@ def parse_native(text: str, display: str) -> Body:
     except Exception as exc:
         raise _parse_error(display, exc) from None
     _check_tree_depth(tree, display)
+    _check_escapes(tree, display)
     return _native_body(_subtrees(tree)[0], display)
 
 
 MAX_TREE_DEPTH = 256
 """Syntax-tree levels a file may nest (a tuple level takes two, a ``+`` one):
 the expression evaluator recurses once per level and handles about 300."""
+
+
+def _check_escapes(tree: Tree, display: str) -> None:
+    """Refuse a file with a string escape that names no character (``"\\ud800"``), as
+    Terraform does: it cannot be encoded in UTF-8, so no rule could be given it."""
+    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING_CHARS"):
+        problem = invalid_escape(str(token))
+        if problem is not None:
+            line = token.line
+            where = f"{display}:{line}" if line else display
+            raise LoaderError(f"{where}: invalid HCL: {problem}", line)
 
 
 def _check_tree_depth(tree: Tree, display: str) -> None:
