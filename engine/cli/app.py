@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from engine.core.terminal_text import printable
+
 EXIT_ERROR = 2
 
 
@@ -29,14 +31,14 @@ def debug_enabled() -> bool:
 def echo_problems(warnings: list[str], errors: list[str]) -> None:
     """Print warnings and errors to stderr, one per line."""
     for warning in warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        typer.echo(f"warning: {printable(warning)}", err=True)
     for error in errors:
-        typer.echo(f"error: {error}", err=True)
+        typer.echo(f"error: {printable(error)}", err=True)
 
 
 def fail(message: str) -> None:
     """Print ``message`` as an error and end the command with exit code 2."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(EXIT_ERROR)
 
 

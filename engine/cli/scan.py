@@ -109,7 +109,7 @@ def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:
         try:
             write_atomically(Path(target.destination), text)
         except OSError as exc:
-            typer.echo(f"error: {target.destination}: {exc.strerror or exc}", err=True)
+            echo_problems([], [f"{target.destination}: {exc.strerror or exc}"])
             written = False
     return written
 
@@ -274,7 +274,7 @@ def scan_command(
         report.errors[:0] = config.refused
     echo_problems(report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
-        typer.echo(f"error: {scan_input.name}: {package}: {error}", err=True)
+        echo_problems([], [f"{scan_input.name}: {package}: {error}"])
     if not _write_outputs(report, targets):
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))

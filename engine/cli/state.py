@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from engine.cli.app import EXIT_ERROR, fail
+from engine.cli.app import EXIT_ERROR, echo_problems, fail
 from engine.cli.options import (
     InputTypeOption,
     MaxFileSizeOption,
@@ -19,6 +19,7 @@ from engine.cli.options import (
     load_options,
 )
 from engine.core.atomic_files import write_atomically
+from engine.core.terminal_text import printable
 from engine.inputs.discovery import load_inputs
 from engine.wasm import values
 
@@ -40,7 +41,7 @@ def state_command(
     options = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     loaded = load_inputs(paths, options)
     for problem in loaded.problems:
-        typer.echo(str(problem), err=True)
+        typer.echo(printable(str(problem)), err=True)
     documents = [i.state.document for i in loaded.inputs]
     sys.stdout.buffer.write(values.dumps_json(documents, indent=True) + b"\n")
     raise typer.Exit(EXIT_ERROR if loaded.problems else 0)
@@ -92,7 +93,7 @@ def fixture_command(
         fail(str(exc))
         return
     for problem in fixture.problems:
-        typer.echo(f"warning: {problem}", err=True)
+        echo_problems([str(problem)], [])
     if output is None:
         sys.stdout.write(text)
         return

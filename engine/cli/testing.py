@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from engine.cli.app import debug_enabled
+from engine.cli.app import debug_enabled, echo_problems
 from engine.cli.options import check_bounds
 from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
@@ -81,10 +81,10 @@ def test_command(
     except (CompileError, OpaNotFound) as exc:
         if debug_enabled():
             raise
-        typer.echo(f"error: {exc}", err=True)
+        echo_problems([], [str(exc)])
         raise typer.Exit(1) from None
     for problem in result.problems:
-        typer.echo(f"error: {problem}", err=True)
+        echo_problems([], [str(problem)])
     if golden:
         cases = run_golden(
             golden,

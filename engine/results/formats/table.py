@@ -14,6 +14,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from engine.core.terminal_text import printable
 from engine.results.formats.view import (
     RuleGroup,
     by_rule,
@@ -42,7 +43,7 @@ def severity_style(severity: str) -> str:
 
 
 def _severity(severity: str) -> Text:
-    return Text(severity.upper() or "-", style=severity_style(severity))
+    return Text(printable(severity.upper()) or "-", style=severity_style(severity))
 
 
 def _heading(group: RuleGroup) -> Text:
@@ -52,11 +53,11 @@ def _heading(group: RuleGroup) -> Text:
     heading.append("  ")
     # separators end the span before them: leading spaces in a span are lost
     # by some SVG renderers of the screenshot
-    heading.append(f"{group.rule_id}  ", style="bold")
+    heading.append(f"{printable(group.rule_id)}  ", style="bold")
     if meta.title:
-        heading.append(f"{meta.title}  ")
+        heading.append(f"{printable(meta.title)}  ")
     if group.rule_id != group.package:
-        heading.append(group.package, style="dim")
+        heading.append(printable(group.package), style="dim")
     return heading
 
 
@@ -74,16 +75,26 @@ def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
         where = str(point) if point is not None else (input_file(scan_input) or scan_input.name)
         if result.ignored:
             status = Text("IGNORED", style="dim")
-            message = Text(f"{result.message} (ignored: {result.ignore_reason})", style="dim")
+            message = Text(
+                printable(f"{result.message} (ignored: {result.ignore_reason})"), style="dim"
+            )
         else:
             status = Text("FAIL", style="bold red")
-            message = Text(result.message)
+            message = Text(printable(result.message))
         table.add_row(
-            status, _severity(result.severity), Text(resource_label(result)), Text(where), message
+            status,
+            _severity(result.severity),
+            Text(printable(resource_label(result))),
+            Text(printable(where)),
+            message,
         )
     for input_name, error in rule_errors:
         table.add_row(
-            Text("ERROR", style="bold magenta"), Text(""), Text(""), Text(input_name), Text(error)
+            Text("ERROR", style="bold magenta"),
+            Text(""),
+            Text(""),
+            Text(printable(input_name)),
+            Text(printable(error)),
         )
     return table if table.row_count else None
 
