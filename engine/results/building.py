@@ -373,9 +373,13 @@ class _ResultSet:
             if isinstance(message, str) and message:
                 builder.messages.add(message)
 
-    def passing(self, key: ResourceKey) -> None:
-        """A resource a single-resource rule found nothing against."""
-        self.builder(None, key, "").add_resource(key)
+    def passing(self, key: ResourceKey, message: str = "") -> None:
+        """A resource a single-resource rule found nothing against (or allowed,
+        with ``message``)."""
+        builder = self.builder(None, key, "")
+        builder.add_resource(key)
+        if message:
+            builder.messages.add(message)
 
     def _add_graph(self, builder: _Builder, graph: Any) -> None:
         if not isinstance(graph, list):
@@ -457,6 +461,18 @@ class _ResultSet:
         )
 
 
+def _allowed(value: Any) -> tuple[bool, str]:
+    """A single-resource ``allow`` judgement: passed, and its message. ``true``
+    passes; so do messages (fugue's ``allow[msg]``, or one string), the
+    result taking the first in value order; anything else, or no message, fails."""
+    if value is True:
+        return True, ""
+    messages = _members(value) if isinstance(value, values.Set | list | str) else []
+    if messages and all(isinstance(m, str) for m in messages):
+        return True, messages[0]
+    return False, ""
+
+
 def _add_context(builder: _Builder, info: dict[str, Any]) -> None:
     """Keep an info's ``context`` (the result shows the first in value order)."""
     context = info.get("context")
@@ -500,8 +516,9 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
             defined = position in run.per_resource
             value = run.per_resource.get(position)
             if judgement == "allow":
-                if defined and value is True:
-                    out.passing(key)
+                allowed, message = _allowed(value) if defined else (False, "")
+                if allowed:
+                    out.passing(key, message)
                 else:
                     out.deny(True, key)
                 continue

@@ -178,3 +178,46 @@ deny contains info if {
         ("bad", False, {"checked": "bad"}),
         ("good", True, {"checked": "good"}),
     ]
+
+
+@needs_opa
+def test_a_single_resource_allow_with_messages_passes_with_the_first(tmp_path: Path) -> None:
+    """fugue's `allow[msg]`: a resource with a message passes with it (the
+    first in value order); one without any fails."""
+    rego = """package rules.allow_msg
+resource_type = "aws_s3_bucket"
+allow[msg] {
+  input.id != "bare"
+  msg := sprintf("%s is fine", [input.id])
+}
+allow[msg] {
+  input.id == "both"
+  msg := "also fine"
+}
+"""
+    rule = _scan_one_rule(
+        tmp_path,
+        rego,
+        {"one": "aws_s3_bucket", "both": "aws_s3_bucket", "bare": "aws_s3_bucket"},
+    )
+    assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [
+        ("bare", False, ""),
+        ("both", True, "also fine"),
+        ("one", True, "one is fine"),
+    ]
+
+
+@needs_opa
+def test_a_single_resource_allow_of_one_string_passes_with_it(tmp_path: Path) -> None:
+    rego = """package rules.allow_string
+resource_type = "aws_s3_bucket"
+allow = msg {
+  input.id == "ok"
+  msg := "bucket is fine"
+}
+"""
+    rule = _scan_one_rule(tmp_path, rego, {"ok": "aws_s3_bucket", "no": "aws_s3_bucket"})
+    assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [
+        ("no", False, ""),
+        ("ok", True, "bucket is fine"),
+    ]
