@@ -135,10 +135,10 @@ def _entry(info: Any, current: tuple[str, str, str] | None, failing: bool) -> di
             "resources": [(current, [])] if current else [],
         }  # fmt: skip
     resource = _key_of(info.get("resource"))
-    named = _key_of(info.get("primary_resource"))
-    if not failing and resource is None and named is None:
+    given_primary = _key_of(info.get("primary_resource"))
+    if not failing and resource is None and given_primary is None:
         return {}
-    primary = named or resource or (current if failing else None)
+    primary = given_primary or resource or (current if failing else None)
     if failing and primary is None and isinstance(info.get("resource_type"), str):
         primary = ("", info["resource_type"], "")
     tag = _text(info.get("result_tag"))
@@ -179,7 +179,7 @@ def _entry(info: Any, current: tuple[str, str, str] | None, failing: bool) -> di
             )
             edges.append({"source": source, "label": edge.get("label"), "target": target})
     return {
-        "identity": identity, "primary": primary, "named": named is not None,
+        "identity": identity, "primary": primary, "named": given_primary is not None,
         "tag": tag, "failing": failing,
         "messages": text("message"), "severities": text("severity"),
         "remediations": text("remediation"), "edges": edges, "resources": attached,
