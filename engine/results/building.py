@@ -2,8 +2,10 @@
 
 Every ``deny`` info is a failing result. Its identity is its ``correlation``
 when given, else (namespace, type, id) of its primary resource plus its
-``result_tag``; infos with one identity are one result. ``resources`` infos
-join the result with their identity (adding resources and attribute paths)
+``result_tag``; infos with one identity are one result, whose primary
+resource is the one an info names as ``primary_resource`` when any does.
+``resources`` infos (``resource``, ``primary_resource`` or both) join the
+result with their identity (adding resources, attribute paths and context)
 or, when no denial has it, make a passing result. Single-resource rules give
 every resource of their type a result. Everything here is pure: the same
 judgements give the same results, in a deterministic order.
@@ -212,6 +214,7 @@ class _Builder:
 
     __slots__ = (
         "contexts",
+        "explicit",
         "graph",
         "messages",
         "passed",
@@ -222,8 +225,10 @@ class _Builder:
         "severities",
     )
 
-    def __init__(self, primary: ResourceKey | None, result_tag: str) -> None:
+    def __init__(self, primary: ResourceKey | None, result_tag: str, explicit: bool) -> None:
         self.primary = primary
+        self.explicit = explicit
+        """Whether ``primary`` was named by an info's ``primary_resource``."""
         self.result_tag = result_tag
         self.passed = True
         self.messages: set[str] = set()
@@ -260,16 +265,22 @@ class _ResultSet:
         self.resolver = index
         self.builders: dict[Any, _Builder] = {}
 
-    def builder(self, correlation: Any, primary: ResourceKey | None, tag: str) -> _Builder:
+    def builder(
+        self, correlation: Any, primary: ResourceKey | None, tag: str, explicit: bool = False
+    ) -> _Builder:
         """The result an info with ``correlation`` (None: none), primary resource
-        and ``result_tag`` belongs to."""
+        and ``result_tag`` belongs to. A primary named by ``primary_resource``
+        (``explicit``) is the result's primary resource even when an info
+        without one made the result first."""
         if isinstance(correlation, str) and correlation:
             identity: Any = ("correlation", correlation)
         else:
             identity = (primary, tag)
         found = self.builders.get(identity)
         if found is None:
-            found = self.builders[identity] = _Builder(primary, tag)
+            found = self.builders[identity] = _Builder(primary, tag, explicit)
+        elif explicit and not found.explicit:
+            found.primary, found.explicit = primary, True
         return found
 
     def deny(self, info: Any, current: ResourceKey | None = None) -> None:
@@ -295,12 +306,15 @@ class _ResultSet:
             primary = resource or current
             builder = self.builders.get((primary, ""))  # builder(), inline
             if builder is None:
-                builder = self.builders[primary, ""] = _Builder(primary, "")
+                builder = self.builders[primary, ""] = _Builder(primary, "", False)
         else:
-            primary = resolve(get("primary_resource")) or resource or current
+            named = resolve(get("primary_resource"))
+            primary = named or resource or current
             if primary is None and isinstance(get("resource_type"), str):
                 primary = ("", info["resource_type"], "")
-            builder = self.builder(get("correlation"), primary, _tag(get("result_tag")))
+            builder = self.builder(
+                get("correlation"), primary, _tag(get("result_tag")), named is not None
+            )
             self._details(builder, info)
         builder.passed = False
         message = get("message")
@@ -322,24 +336,28 @@ class _ResultSet:
         if isinstance(remediation, str) and remediation:
             builder.remediations = builder.remediations or []
             builder.remediations.append(remediation)
-        context = info.get("context")
-        if context is not None:
-            builder.contexts = builder.contexts or []
-            builder.contexts.append(context)
+        _add_context(builder, info)
         self._add_graph(builder, info.get("graph"))
 
     def resources(self, info: Any) -> None:
-        """Add a ``resources`` info: attach the resource, passing unless denied."""
+        """Add a ``resources`` info: attach its resources and context, passing
+        unless denied. An info with only ``primary_resource`` makes (or joins)
+        the result of that primary resource."""
         if not isinstance(info, dict):
             return
         resource = self.resolver.key_of(info.get("resource"))
-        if resource is None:
+        named = self.resolver.key_of(info.get("primary_resource"))
+        primary = named or resource
+        if primary is None:
             return
-        primary = self.resolver.key_of(info.get("primary_resource")) or resource
-        builder = self.builder(info.get("correlation"), primary, _tag(info.get("result_tag")))
+        builder = self.builder(
+            info.get("correlation"), primary, _tag(info.get("result_tag")), named is not None
+        )
         if primary != resource:
             builder.add_resource(primary)
-        builder.add_resource(resource, info.get("attributes"))
+        if resource is not None:
+            builder.add_resource(resource, info.get("attributes"))
+        _add_context(builder, info)
 
     def fugue(self, judgement: Any) -> None:
         """Add a fugue ``policy[j]`` judgement ``{valid, id, type, namespace, message}``."""
@@ -355,9 +373,13 @@ class _ResultSet:
             if isinstance(message, str) and message:
                 builder.messages.add(message)
 
-    def passing(self, key: ResourceKey) -> None:
-        """A resource a single-resource rule found nothing against."""
-        self.builder(None, key, "").add_resource(key)
+    def passing(self, key: ResourceKey, message: str = "") -> None:
+        """A resource a single-resource rule found nothing against (or allowed,
+        with ``message``)."""
+        builder = self.builder(None, key, "")
+        builder.add_resource(key)
+        if message:
+            builder.messages.add(message)
 
     def _add_graph(self, builder: _Builder, graph: Any) -> None:
         if not isinstance(graph, list):
@@ -439,6 +461,26 @@ class _ResultSet:
         )
 
 
+def _allowed(value: Any) -> tuple[bool, str]:
+    """A single-resource ``allow`` judgement: passed, and its message. ``true``
+    passes; so do messages (fugue's ``allow[msg]``, or one string), the
+    result taking the first in value order; anything else, or no message, fails."""
+    if value is True:
+        return True, ""
+    messages = _members(value) if isinstance(value, values.Set | list | str) else []
+    if messages and all(isinstance(m, str) for m in messages):
+        return True, messages[0]
+    return False, ""
+
+
+def _add_context(builder: _Builder, info: dict[str, Any]) -> None:
+    """Keep an info's ``context`` (the result shows the first in value order)."""
+    context = info.get("context")
+    if context is not None:
+        builder.contexts = builder.contexts or []
+        builder.contexts.append(context)
+
+
 def _members(value: Any) -> list[Any]:
     """The infos of a judgement value: a set's members, or the value itself."""
     if isinstance(value, values.Set):
@@ -474,8 +516,9 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
             defined = position in run.per_resource
             value = run.per_resource.get(position)
             if judgement == "allow":
-                if defined and value is True:
-                    out.passing(key)
+                allowed, message = _allowed(value) if defined else (False, "")
+                if allowed:
+                    out.passing(key, message)
                 else:
                     out.deny(True, key)
                 continue

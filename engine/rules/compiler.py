@@ -54,10 +54,15 @@ class CompileMessage:
 
 
 class CompileError(Exception):
-    """``opa build`` rejected the sources; ``errors`` lists every problem."""
+    """``opa build`` rejected the sources; ``errors`` lists every problem.
 
-    def __init__(self, errors: list[CompileMessage]) -> None:
+    ``build_only`` is set when ``opa check`` accepts the sources and only the
+    Wasm build of these entrypoints fails (other entrypoints may build).
+    """
+
+    def __init__(self, errors: list[CompileMessage], *, build_only: bool = False) -> None:
         self.errors = errors
+        self.build_only = build_only
         super().__init__("\n".join(str(e) for e in errors))
 
     @property
@@ -248,10 +253,14 @@ def _check_errors(
     return out
 
 
-def _build_errors(stderr: str, staged: dict[str, str], stage_dir: Path) -> list[CompileMessage]:
+_ERROR_COUNT = re.compile(r"^error: \d+ errors? occurred:\s*")
+
+
+def _build_errors(output: str, staged: dict[str, str], stage_dir: Path) -> list[CompileMessage]:
+    """The errors ``opa build`` printed (on stdout, as it does, or stderr)."""
     out: list[CompileMessage] = []
-    for line in stderr.splitlines():
-        match = _ERROR_LINE.match(line.strip())
+    for line in output.splitlines():
+        match = _ERROR_LINE.match(_ERROR_COUNT.sub("", line.strip()))
         if match:
             out.append(
                 CompileMessage(
@@ -262,7 +271,7 @@ def _build_errors(stderr: str, staged: dict[str, str], stage_dir: Path) -> list[
                 )
             )
     if not out:
-        text = stderr.strip().removeprefix("error: ")
+        text = output.strip().removeprefix("error: ")
         for name, display in staged.items():
             text = text.replace(str(stage_dir / name), display)
         out.append(CompileMessage(message=text or "opa build failed"))
@@ -297,7 +306,10 @@ def _run_build(
         proc = subprocess.run(args, capture_output=True, text=True)
         if proc.returncode != 0:
             errors = _check_errors(opa, stage_dir, caps, staged)
-            raise CompileError(errors or _build_errors(proc.stderr, staged, stage_dir))
+            if errors:
+                raise CompileError(errors)
+            output = "\n".join(filter(None, (proc.stdout, proc.stderr)))
+            raise CompileError(_build_errors(output, staged, stage_dir), build_only=True)
         wasm = data = b""
         with tarfile.open(out) as tar:
             for member in tar.getmembers():

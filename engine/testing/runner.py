@@ -1,8 +1,11 @@
 """Running Rego tests compiled to Wasm: the library side of ``rego-engine test``.
 
 All test files below the given paths compile into one Wasm module (cached by
-content hash, as every compilation is) with every test rule as an
-entrypoint; each test is then one Wasm evaluation. Verdicts follow
+content hash, as every compilation is) whose entrypoints are generated rules
+wrapping the tests (:mod:`engine.testing.test_entrypoints`); each test is
+then one Wasm evaluation. When only the Wasm build rejects some packages'
+tests, those packages are found by halving and their tests error with
+OPA's message; the others still run. Verdicts follow
 ``opa test``: a test passes when its value is ``true`` (partial-object tests
 when every leaf is ``true``), fails when it is undefined or anything else,
 and errors when evaluation fails (a conflict, the time or memory bound, a
@@ -35,6 +38,7 @@ from engine.testing.snapshots import (
     check_snapshot,
     resolve_snapshot,
 )
+from engine.testing.test_entrypoints import TestEntrypoints, wrap_tests
 from engine.wasm import values
 from engine.wasm.host import (
     BuiltinUnavailable,
@@ -194,13 +198,18 @@ class CompiledTests:
     files: dict[str, RegoFile]
     set_aside: dict[str, list[str]] = field(default_factory=dict)
     """Display path → compile errors, for files whose tests could not run."""
+    entrypoints: dict[TestRule, str] = field(default_factory=dict)
+    """The entrypoint that evaluates each test in ``policy``."""
+    unbuilt: dict[str, list[CompileMessage]] = field(default_factory=dict)
+    """Package → OPA's errors, for packages whose tests the Wasm build rejects."""
 
 
 def compile_tests(
     sources: PolicySources, pattern: re.Pattern[str] | None = None
 ) -> CompiledTests:
     """Compile the tests of ``sources`` (those matching ``pattern``) into one
-    module; files that do not compile are set aside with their errors."""
+    module; files that do not compile are set aside with their errors, and
+    packages whose tests only the Wasm build rejects are left out."""
     # The engine's own API files (a run over the engine's rego/ tree) are
     # replaced by their test-mode versions, as in any other tree.
     user = [f for f in sources.rego_files if not _is_engine_library(f.path)]
@@ -221,22 +230,72 @@ def compile_tests(
             RegoFile(f.path, f.display, m.staged_text, f.rego_version)
             for f, m in zip(files, found, strict=True)
         ]
-        entrypoints = [t.entrypoint for t in tests if not t.skip and not t.is_function]
         by_display = {f.display: f for f in files}
         every_file = {f.display: f for f in user}
-        if not entrypoints:
-            return CompiledTests(None, tests, every_file, excluded)
         attempt = PolicySources([*lib, *staged], data, sources.data_files)
         try:
-            policy = compile_policy(attempt, entrypoints)
+            policy, wrapped, unbuilt = _build_by_package(attempt, tests)
         except CompileError as exc:
             if not exc.errors or any(m.file not in by_display for m in exc.errors):
                 raise
             for message in exc.errors:
                 excluded.setdefault(str(message.file), []).append(str(message))
             continue
-        return CompiledTests(policy, tests, every_file, excluded)
+        return CompiledTests(policy, tests, every_file, excluded, wrapped.by_test, unbuilt)
     raise CompileError([CompileMessage("tests still fail to compile after setting files aside")])
+
+
+def _compile_wrapped(
+    sources: PolicySources, tests: list[TestRule]
+) -> tuple[CompiledPolicy | None, TestEntrypoints]:
+    wrapped = wrap_tests(tests)
+    if not wrapped.by_test:
+        return None, wrapped
+    with_wrapper = PolicySources(
+        [*sources.rego_files, wrapped.module], sources.data, sources.data_files
+    )
+    return compile_policy(with_wrapper, list(wrapped.by_test.values())), wrapped
+
+
+def _build_by_package(
+    sources: PolicySources, tests: list[TestRule]
+) -> tuple[CompiledPolicy | None, TestEntrypoints, dict[str, list[CompileMessage]]]:
+    """One module for every test; when only the Wasm build fails, the
+    packages it rejects are found by halving and the rest built without them."""
+    try:
+        policy, wrapped = _compile_wrapped(sources, tests)
+        return policy, wrapped, {}
+    except CompileError as exc:
+        if not exc.build_only:
+            raise
+        first_errors = exc.errors
+    packages = sorted({t.package for t in tests if not (t.skip or t.is_function)})
+    unbuilt = _rejected_packages(sources, tests, packages, first_errors)
+    policy, wrapped = _compile_wrapped(sources, [t for t in tests if t.package not in unbuilt])
+    return policy, wrapped, unbuilt
+
+
+def _rejected_packages(
+    sources: PolicySources,
+    tests: list[TestRule],
+    packages: list[str],
+    errors: list[CompileMessage],
+) -> dict[str, list[CompileMessage]]:
+    """The packages among ``packages`` (which fail to build together, with
+    ``errors``) that fail to build on their own, with OPA's errors."""
+    if len(packages) <= 1:
+        return dict.fromkeys(packages, errors)
+    half = len(packages) // 2
+    rejected: dict[str, list[CompileMessage]] = {}
+    for part in (packages[:half], packages[half:]):
+        chosen = set(part)
+        try:
+            _compile_wrapped(sources, [t for t in tests if t.package in chosen])
+        except CompileError as exc:
+            if not exc.build_only:
+                raise
+            rejected.update(_rejected_packages(sources, tests, part, exc.errors))
+    return rejected
 
 
 # ---------------------------------------------------------------- running
@@ -334,11 +393,23 @@ class TestSuite:
                 as_list=True,
             )
             return outcome
+        unbuilt = self.suite.unbuilt.get(test.package)
+        if unbuilt:
+            first = unbuilt[0]
+            outcome.error = TestError(
+                first.code or "rego_compile_error",
+                first.message,
+                first.file,
+                first.line,
+                first.col,
+                as_list=True,
+            )
+            return outcome
         instance = self._instance()
         self.current = outcome
         start = time.perf_counter_ns()
         try:
-            results = instance.evaluate(test.entrypoint)
+            results = instance.evaluate(self.suite.entrypoints[test])
         except EvalError as exc:
             outcome.duration_ns = time.perf_counter_ns() - start
             outcome.error = self._error(exc)

@@ -98,3 +98,126 @@ policy[j] { j := fugue.deny_resource_with_message(fugue.resources("aws_kms_key")
     state.write_text(json.dumps({"input_type": "tf_hcl", "resources": {"aws_kms_key": {"k": key}}}))
     (rule,) = scan([state], [rules]).inputs[0].rule_results
     assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [("k", False, "no")]
+
+
+def _scan_one_rule(tmp_path: Path, rego: str, resources: dict[str, Any]) -> Any:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "r.rego").write_text(rego)
+    state = tmp_path / "s.json"
+    by_type: dict[str, Any] = {}
+    for rid, rtype in resources.items():
+        by_type.setdefault(rtype, {})[rid] = {"id": rid, "resource_type": rtype, "attributes": {}}
+    state.write_text(json.dumps({"input_type": "tf_hcl", "resources": by_type}))
+    (rule,) = scan([state], [rules]).inputs[0].rule_results
+    assert not rule.errors
+    return rule
+
+
+CORRELATED = """package rules.correlated
+import rego.v1
+import data.snyk
+buckets := snyk.resources("aws_s3_bucket")
+resources contains info if {
+	some bucket in buckets
+	info := {"primary_resource": bucket, "correlation": bucket.id}
+}
+deny contains info if {
+	some bucket in buckets
+	some acl in snyk.resources("aws_s3_bucket_acl")
+	info := {"resource": acl, "correlation": bucket.id, "message": "public ACL"}
+}
+"""
+
+
+@needs_opa
+def test_a_resources_info_with_only_a_primary_resource_names_the_result(
+    tmp_path: Path,
+) -> None:
+    """snyk's correlation example: the deny names the related resource, the
+    `resources` info only the primary one; the result is the primary's."""
+    rule = _scan_one_rule(
+        tmp_path, CORRELATED, {"b": "aws_s3_bucket", "acl": "aws_s3_bucket_acl"}
+    )
+    (result,) = rule.results
+    assert (result.resource_type, result.resource_id, result.passed) == (
+        "aws_s3_bucket",
+        "b",
+        False,
+    )
+    assert result.message == "public ACL"
+    assert sorted((r.type, r.id) for r in result.resources) == [
+        ("aws_s3_bucket", "b"),
+        ("aws_s3_bucket_acl", "acl"),
+    ]
+
+
+@needs_opa
+def test_a_primary_resource_only_info_without_denial_passes(tmp_path: Path) -> None:
+    rule = _scan_one_rule(tmp_path, CORRELATED, {"b": "aws_s3_bucket"})
+    assert [(r.resource_id, r.passed, len(r.resources)) for r in rule.results] == [("b", True, 1)]
+
+
+@needs_opa
+def test_the_context_of_a_resources_info_is_reported(tmp_path: Path) -> None:
+    rego = """package rules.ctx
+import rego.v1
+import data.snyk
+resources contains info if {
+	some bucket in snyk.resources("aws_s3_bucket")
+	info := {"resource": bucket, "context": {"checked": bucket.id}}
+}
+deny contains info if {
+	some bucket in snyk.resources("aws_s3_bucket")
+	bucket.id == "bad"
+	info := {"resource": bucket, "message": "bad bucket"}
+}
+"""
+    rule = _scan_one_rule(tmp_path, rego, {"good": "aws_s3_bucket", "bad": "aws_s3_bucket"})
+    assert [(r.resource_id, r.passed, r.context) for r in rule.results] == [
+        ("bad", False, {"checked": "bad"}),
+        ("good", True, {"checked": "good"}),
+    ]
+
+
+@needs_opa
+def test_a_single_resource_allow_with_messages_passes_with_the_first(tmp_path: Path) -> None:
+    """fugue's `allow[msg]`: a resource with a message passes with it (the
+    first in value order); one without any fails."""
+    rego = """package rules.allow_msg
+resource_type = "aws_s3_bucket"
+allow[msg] {
+  input.id != "bare"
+  msg := sprintf("%s is fine", [input.id])
+}
+allow[msg] {
+  input.id == "both"
+  msg := "also fine"
+}
+"""
+    rule = _scan_one_rule(
+        tmp_path,
+        rego,
+        {"one": "aws_s3_bucket", "both": "aws_s3_bucket", "bare": "aws_s3_bucket"},
+    )
+    assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [
+        ("bare", False, ""),
+        ("both", True, "also fine"),
+        ("one", True, "one is fine"),
+    ]
+
+
+@needs_opa
+def test_a_single_resource_allow_of_one_string_passes_with_it(tmp_path: Path) -> None:
+    rego = """package rules.allow_string
+resource_type = "aws_s3_bucket"
+allow = msg {
+  input.id == "ok"
+  msg := "bucket is fine"
+}
+"""
+    rule = _scan_one_rule(tmp_path, rego, {"ok": "aws_s3_bucket", "no": "aws_s3_bucket"})
+    assert [(r.resource_id, r.passed, r.message) for r in rule.results] == [
+        ("no", False, ""),
+        ("ok", True, "bucket is fine"),
+    ]

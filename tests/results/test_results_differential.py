@@ -135,9 +135,10 @@ def _entry(info: Any, current: tuple[str, str, str] | None, failing: bool) -> di
             "resources": [(current, [])] if current else [],
         }  # fmt: skip
     resource = _key_of(info.get("resource"))
-    if not failing and resource is None:
+    given_primary = _key_of(info.get("primary_resource"))
+    if not failing and resource is None and given_primary is None:
         return {}
-    primary = _key_of(info.get("primary_resource")) or resource or (current if failing else None)
+    primary = given_primary or resource or (current if failing else None)
     if failing and primary is None and isinstance(info.get("resource_type"), str):
         primary = ("", info["resource_type"], "")
     tag = _text(info.get("result_tag"))
@@ -160,7 +161,8 @@ def _entry(info: Any, current: tuple[str, str, str] | None, failing: bool) -> di
     else:
         if primary != resource:
             attached.append((primary, []))
-        attached.append((resource, paths))
+        if resource is not None:
+            attached.append((resource, paths))
 
     def text(name: str) -> list[str]:
         value = info.get(name)
@@ -177,10 +179,11 @@ def _entry(info: Any, current: tuple[str, str, str] | None, failing: bool) -> di
             )
             edges.append({"source": source, "label": edge.get("label"), "target": target})
     return {
-        "identity": identity, "primary": primary, "tag": tag, "failing": failing,
+        "identity": identity, "primary": primary, "named": given_primary is not None,
+        "tag": tag, "failing": failing,
         "messages": text("message"), "severities": text("severity"),
         "remediations": text("remediation"), "edges": edges, "resources": attached,
-        "contexts": [info["context"]] if failing and info.get("context") is not None else [],
+        "contexts": [info["context"]] if info.get("context") is not None else [],
     }  # fmt: skip
 
 
@@ -191,7 +194,8 @@ def _result(group: list[dict[str, Any]]) -> dict[str, Any]:
     for entry in group:
         for key, paths in entry["resources"]:
             attached.setdefault(key, set()).update(paths)
-    primary = first["primary"]
+    # A primary named by primary_resource wins over one taken from resource.
+    primary = next((e["primary"] for e in group if e.get("named")), first["primary"])
     if primary is None:
         primary = next(iter(attached)) if len(attached) == 1 else ("", "", "")
     severities = sorted(s for e in group for s in e.get("severities", []))
