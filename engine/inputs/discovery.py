@@ -284,7 +284,10 @@ def _guarded(
     """Run one loader; its errors, and any exception, become problems."""
     try:
         loaded = load()
-        return _Outcome(inputs=[_scan_input(shown, loaded, check_nesting)])
+        return _Outcome(
+            inputs=[_scan_input(shown, loaded, check_nesting)],
+            problems=[_problem(shown, error, files) for error in loaded.errors],
+        )
     except LoaderError as exc:
         return _Outcome(problems=[_problem(shown, exc, files)])
     except Exception as exc:  # a loader bug must not lose the other inputs

@@ -22,6 +22,7 @@ from typer.testing import CliRunner, Result
 from engine.cli.main import app
 from engine.core.paths import display_path
 from engine.inputs.loaders.limits import MAX_DEPTH
+from engine.inputs.loaders.terraform_hcl import MAX_MODULE_DEPTH
 from engine.rules.opa import find_opa
 
 GOOD = state({"g": {"acl": "public-read"}})
@@ -516,3 +517,84 @@ def test_files_beside_the_rules_linked_outside_the_rules_directory_are_refused(
         _scan(tmp_path / "in", rules), rules / "conf.json", rules / "lib" / "leak.rego", root=rules
     )
 
+
+# ---------------------------------------------------------------- module chains
+
+def _module_chain(directory: Path, depth: int) -> None:
+    """A root module and ``depth`` modules nested below it, one bucket each."""
+    for level in range(depth + 1):
+        call = f'module "m" {{\n  source = "./m{level + 1}"\n}}\n' if level < depth else ""
+        write(directory / f"m{level}" / "main.tf", f'{call}resource "aws_s3_bucket" "b{level}" {{\n'
+              '  acl = "public-read"\n}\n')
+        directory = directory / f"m{level}"
+
+
+def _bucket_results(result: Result) -> dict[str, bool]:
+    return {
+        r["resource_id"]: r["passed"]
+        for entry in json.loads(result.stdout)["results"]
+        for rule in entry["rule_results"]
+        for r in rule["results"]
+    }
+
+
+def test_modules_nested_to_the_depth_limit_are_all_loaded(tmp_path: Path, rules: Path) -> None:
+    _module_chain(tmp_path / "in", MAX_MODULE_DEPTH)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1, result.output
+    assert "error:" not in result.stderr
+    assert len(_bucket_results(result)) == MAX_MODULE_DEPTH + 1
+
+
+def test_a_module_past_the_depth_limit_is_an_error_naming_the_call(
+    tmp_path: Path, rules: Path
+) -> None:
+    _module_chain(tmp_path / "in", MAX_MODULE_DEPTH + 1)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    caller = tmp_path / "in" / "/".join(f"m{i}" for i in range(MAX_MODULE_DEPTH + 1)) / "main.tf"
+    assert errors == [
+        f"error: {display_path(caller)}:1: module 'm' sources "
+        f"{display_path(tmp_path / 'in' / 'm0')}/"
+        + "/".join(f"m{i}" for i in range(1, MAX_MODULE_DEPTH + 2))
+        + f" past the module depth limit ({MAX_MODULE_DEPTH} modules nested below the root "
+        "module); not loaded"
+    ], errors
+    buckets = _bucket_results(result)
+    assert len(buckets) == MAX_MODULE_DEPTH + 1  # the deepest one is named, not lost silently
+    assert not any(key.endswith(f"b{MAX_MODULE_DEPTH + 1}") for key in buckets)
+
+
+@pytest.mark.parametrize("shape", ["self", "dot_slash", "cycle", "long_cycle"])
+def test_module_cycles_are_errors_naming_the_call(
+    tmp_path: Path, rules: Path, shape: str
+) -> None:
+    directory = tmp_path / "in"
+    bucket = 'resource "aws_s3_bucket" "{}" {{\n  acl = "public-read"\n}}\n'
+    if shape in ("self", "dot_slash"):
+        source = "../a" if shape == "self" else "./"
+        write(directory / "a" / "main.tf", f'module "m" {{\n  source = "{source}"\n}}\n'
+              + bucket.format("a"))
+        calls = {"a": "its own directory"}
+    else:
+        names = "ab" if shape == "cycle" else "abcd"
+        for i, name in enumerate(names):
+            target = names[(i + 1) % len(names)]
+            write(directory / name / "main.tf",
+                  f'module "m" {{\n  source = "../{target}"\n}}\n' + bucket.format(name))
+        calls = {name: "a module above it in its chain of calls (a cycle)" for name in names}
+    with measured() as cost:
+        result = _scan(directory, rules)
+    assert cost.seconds < 60, cost
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors, result.output
+    for error in errors:
+        assert error.endswith("; not loaded"), error
+        assert any(
+            error.startswith(f"error: {display_path(directory / name / 'main.tf')}:1: module 'm' ")
+            and why in error
+            for name, why in calls.items()
+        ), error
+    assert set(_bucket_results(result)) >= {f"aws_s3_bucket.{name}" for name in calls}

@@ -103,6 +103,9 @@ def test_module_recursion_is_cut(tmp_path: Path) -> None:
     )
     loaded = load_module(tmp_path, "loop")
     assert list(loaded.document["resources"]["aws_sns_topic"]) == ["aws_sns_topic.t"]
+    assert [(e.message, e.line) for e in loaded.errors] == [
+        ("loop/main.tf:1: module 'self' sources its own directory loop; not loaded", 1)
+    ]
 
 
 def test_a_named_file_is_read_as_given_and_its_neighbours_inside_the_root(

@@ -10,7 +10,10 @@ resource's address (``aws_s3_bucket.b``), and is recorded.
 
 Files are read only inside the root they were found under
 (:mod:`engine.core.confined_files`): the scanned directory, or for a module
-source outside it, that module's directory.
+source outside it, that module's directory. Modules nest at most
+:data:`MAX_MODULE_DEPTH` deep; a call past it, a module cycle and a module
+that sources its own directory are errors naming the ``module`` block, and
+the rest of the configuration is still loaded.
 """
 
 from __future__ import annotations
@@ -73,7 +76,8 @@ _JSON_MAP_ATTRIBUTES = frozenset(
     {"tags", "tags_all", "labels", "annotations", "variables", "parameters", "triggers"}
 )
 """JSON-syntax object arguments kept as maps (other objects are taken as nested blocks)."""
-_MAX_MODULE_DEPTH = 16
+MAX_MODULE_DEPTH = 16
+"""How many modules may nest below a root module."""
 
 
 def is_configuration_file(path: Path) -> bool:
@@ -486,6 +490,8 @@ class _Run:
     manifest: dict[str, str] | None
     configs: dict[Path, ModuleConfig] = field(default_factory=dict)
     files_read: set[str] = field(default_factory=set)
+    errors: dict[str, LoaderError] = field(default_factory=dict)
+    """Calls not loaded (depth limit, cycles), by message."""
 
     def config(
         self,
@@ -896,6 +902,13 @@ class _ModuleCall:
         display = posixpath.normpath(posixpath.join(self.parent.run.namespace, directory))
         return self.parent.run.root_directory / directory, display
 
+    def _refuse(self, message: str) -> None:
+        """Record why this call is not loaded, naming the ``module`` block."""
+        block = self.block
+        where = f"{block.file}:{block.line}" if block.line else block.file
+        text = f"{where}: module {self.name!r} {message}; not loaded"
+        self.parent.run.errors.setdefault(text, LoaderError(text, block.line or None))
+
     def _root(self, directory: Path) -> Path | None:
         """The root the child's files are read inside: the parent's root when
         the source lies below it, else the child's own directory."""
@@ -912,9 +925,18 @@ class _ModuleCall:
         if location is None or not location[0].is_dir():
             return None
         directory, display = location
-        if directory.resolve() in self.parent.ancestors:
+        real = directory.resolve()
+        if real == self.parent.ancestors[-1]:
+            self._refuse(f"sources its own directory {display}")
             return None
-        if len(self.parent.ancestors) > _MAX_MODULE_DEPTH:
+        if real in self.parent.ancestors:
+            self._refuse(f"sources {display}, a module above it in its chain of calls (a cycle)")
+            return None
+        if len(self.parent.ancestors) > MAX_MODULE_DEPTH:
+            self._refuse(
+                f"sources {display} past the module depth limit "
+                f"({MAX_MODULE_DEPTH} modules nested below the root module)"
+            )
             return None
         config = self.parent.run.config(directory, display, self._root(directory))
         expanded = _expand(self.block, self.parent.context)
@@ -1192,6 +1214,7 @@ def _load_module(
         TerraformSourceMap(placements, json_files),
         sorted(references, key=_reference_order),
         sorted(run.files_read),
+        [run.errors[message] for message in sorted(run.errors)],
     )
 
 
