@@ -198,9 +198,9 @@ def _discover(
     skipped: list[str] = []
     seen: set[Path] = set()
 
-    def add(path: Path, explicit: bool, root: Path | None = None) -> None:
+    def add(path: Path, explicit: bool, root: Path | None = None, root_real: str = "") -> None:
         real = path.resolve()
-        if root is not None and not is_inside(str(real), os.path.realpath(root)):
+        if root is not None and not is_inside(str(real), root_real):
             real = Path(os.path.abspath(path))  # refused when read: report each link
         if real not in seen:
             seen.add(real)
@@ -213,6 +213,8 @@ def _discover(
         if not root.is_dir():
             add(root, True)
             continue
+
+        root_real = os.path.realpath(root)
 
         def skipped_below(path: Path, root: Path = root) -> bool:
             relative = _posix(os.path.relpath(path, root))
@@ -232,7 +234,7 @@ def _discover(
                 elif not path.exists():
                     problems.append(InputProblem(display_path(path), _missing(path)))
                 else:
-                    add(path, False, root)
+                    add(path, False, root, root_real)
     return found, problems, skipped
 
 
