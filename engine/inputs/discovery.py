@@ -6,9 +6,12 @@ What a file holds is detected by its content (:mod:`engine.inputs.loaders.detect
 State documents pass through, IaC files go to their format's loader.
 Terraform configuration gives one State per root module directory and
 Kubernetes manifests one State per directory (or per file with
-``split_k8s``). Files that cannot be read, decoded, parsed or loaded are
-reported with their path (and line where known) while the other inputs are
-still loaded; a failing loader never stops the rest.
+``split_k8s``). A file found by walking a directory is read only when its
+real path stays inside that directory (:mod:`engine.core.confined_files`);
+a file named on the command line is read as given. Files that cannot be
+read, decoded, parsed or loaded are reported with their path (and line where
+known) while the other inputs are still loaded; a failing loader never stops
+the rest.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.collector import collector_paused
+from engine.core.confined_files import is_inside, open_confined
 from engine.core.paths import display_path
 from engine.inputs.loaders.detection import (
     detect,
@@ -172,11 +176,13 @@ def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
 
 @dataclass(frozen=True)
 class _Found:
-    """A file to load: its path, display path, and whether it was named."""
+    """A file to load: its path, display path, and whether it was named;
+    ``root`` is the scanned directory it was found under (None when named)."""
 
     path: Path
     shown: str
     explicit: bool
+    root: Path | None = None
 
 
 def _posix(path: str) -> str:
@@ -192,11 +198,13 @@ def _discover(
     skipped: list[str] = []
     seen: set[Path] = set()
 
-    def add(path: Path, explicit: bool) -> None:
+    def add(path: Path, explicit: bool, root: Path | None = None, root_real: str = "") -> None:
         real = path.resolve()
+        if root is not None and not is_inside(str(real), root_real):
+            real = Path(os.path.abspath(path))  # refused when read: report each link
         if real not in seen:
             seen.add(real)
-            found.append(_Found(path, display_path(path), explicit))
+            found.append(_Found(path, display_path(path), explicit, root))
 
     for root in paths:
         if not root.exists():
@@ -205,6 +213,8 @@ def _discover(
         if not root.is_dir():
             add(root, True)
             continue
+
+        root_real = os.path.realpath(root)
 
         def skipped_below(path: Path, root: Path = root) -> bool:
             relative = _posix(os.path.relpath(path, root))
@@ -224,7 +234,7 @@ def _discover(
                 elif not path.exists():
                     problems.append(InputProblem(display_path(path), _missing(path)))
                 else:
-                    add(path, False)
+                    add(path, False, root, root_real)
     return found, problems, skipped
 
 
@@ -251,11 +261,16 @@ def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInp
 _LOCATED = re.compile(r"(?P<file>[^:\n]+?)(?::(?P<line>[0-9]+))?: (?P<message>.*)", re.DOTALL)
 
 
+def _module_file(name: str) -> bool:
+    """Whether a Terraform module load may name this file (configuration or variables)."""
+    return is_hcl_file(name) or name.endswith((".tfvars", ".tfvars.json"))
+
+
 def _problem(shown: str, exc: LoaderError, files: Sequence[str]) -> InputProblem:
     """A loader's error as a problem; when a loader of several files names
     one of them (``file:line: message``), the problem is that file's."""
     found = _LOCATED.fullmatch(exc.message)
-    if found is not None and (found["file"] in files or (files and is_hcl_file(found["file"]))):
+    if found is not None and (found["file"] in files or (files and _module_file(found["file"]))):
         line = int(found["line"]) if found["line"] else exc.line
         return InputProblem(found["file"], found["message"], line)
     return InputProblem(shown, exc.message, exc.line)
@@ -271,7 +286,10 @@ def _guarded(
     """Run one loader; its errors, and any exception, become problems."""
     try:
         loaded = load()
-        return _Outcome(inputs=[_scan_input(shown, loaded, check_nesting)])
+        return _Outcome(
+            inputs=[_scan_input(shown, loaded, check_nesting)],
+            problems=[_problem(shown, error, files) for error in loaded.errors],
+        )
     except LoaderError as exc:
         return _Outcome(problems=[_problem(shown, exc, files)])
     except Exception as exc:  # a loader bug must not lose the other inputs
@@ -279,8 +297,7 @@ def _guarded(
         return _Outcome(problems=[InputProblem(shown, message)])
 
 
-def _too_large(path: Path, max_file_mb: float) -> str | None:
-    size = path.stat().st_size
+def _too_large(size: int, max_file_mb: float) -> str | None:
     if size <= max_file_mb * _MB:
         return None
     shown = f"{size / _MB:.1f}" if size >= _MB else f"{size / _MB:.2g}"
@@ -294,6 +311,8 @@ class _Group:
     slot: int
     directory: Path
     shown: str
+    root: Path
+    """The directory the module's files are read inside."""
     members: list[_Found] = field(default_factory=list)
     manifests: list[ManifestFile] = field(default_factory=list)
 
@@ -316,7 +335,8 @@ class _Loader:
         directory = found.path.parent
         key = directory.resolve()
         if key not in groups:
-            groups[key] = _Group(self.slot(), directory, display_path(directory))
+            root = found.root if found.root is not None else directory
+            groups[key] = _Group(self.slot(), directory, display_path(directory), root)
         return groups[key]
 
     def problem(self, found: _Found, message: str, line: int | None = None) -> None:
@@ -337,18 +357,20 @@ class _Loader:
             if special is not None:
                 self.problem(found, special)
                 return
-            too_large = _too_large(found.path, self.options.max_file_mb)
-            if too_large is not None:
-                self.problem(found, too_large)
-                return
+            with open_confined(found.path, found.root) as handle:
+                too_large = _too_large(os.fstat(handle.fileno()).st_size, self.options.max_file_mb)
+                if too_large is not None:
+                    self.problem(found, too_large)
+                    return
+                raw = handle.read()
             if is_hcl_file(found.path.name):
                 if input_type in (None, "tf_hcl"):
-                    utf8_text(found.path.read_bytes())
+                    utf8_text(raw)
                     self.group(self.modules, found).members.append(found)
                 else:
                     self.unknown(found)
                 return
-            text = utf8_text(found.path.read_bytes())
+            text = utf8_text(raw)
             documents = parse_documents(found.path.name, text)
         except OSError as exc:
             self.problem(found, exc.strerror or str(exc))
@@ -413,6 +435,8 @@ class _Loader:
             lambda: loader_module("tf_hcl").load_module(
                 group.directory,
                 group.shown,
+                root=group.root,
+                named=frozenset(m.path for m in group.members if m.explicit),
                 var_files=self.options.var_files,
                 variables=dict(self.options.variables),
             ),

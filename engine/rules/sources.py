@@ -5,14 +5,15 @@ A ``-d`` path is a directory or a file. ``.rego`` files are policy modules;
 ``data`` at the path of their directory relative to the ``-d`` root (a file
 named directly lands at the root). Other files are ignored, and so are
 directories whose names start with a dot. A file reached through several
-roots is loaded once.
+roots is loaded once. A file found below a ``-d`` directory is read only when
+its real path stays inside that directory (:mod:`engine.core.confined_files`);
+a file named directly is read as given.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from engine.core.confined_files import read_confined
 from engine.core.paths import display_path
 from engine.inputs.loaders.limits import check_yaml_stream, too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
@@ -72,11 +74,10 @@ def _walk(root: Path) -> list[Path]:
     return found
 
 
-def _read_text(path: Path) -> str:
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO blocks, a device never ends
-            raise SourceError(display_path(path), "not a regular file; not read")
-        return path.read_text(encoding="utf-8")
+def _read_text(path: Path, root: Path | None) -> str:
+    try:  # a FIFO, a device or a link leaving ``root`` is refused before reading
+        text = read_confined(path, root).decode("utf-8")
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     except UnicodeDecodeError as exc:
         raise SourceError(display_path(path), f"not valid UTF-8 ({exc.reason})") from None
     except OSError as exc:
@@ -160,7 +161,7 @@ def load_sources(
 
 
 def _load_file(sources: PolicySources, root: Path, path: Path, real: Path) -> None:
-    text = _read_text(path)
+    text = _read_text(path, None if path == root else root)
     if path.suffix in REGO_SUFFIXES:
         sources.rego_files.append(
             RegoFile(real, display_path(path), text, detect_rego_version(text))

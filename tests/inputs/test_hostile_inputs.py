@@ -22,6 +22,7 @@ from typer.testing import CliRunner, Result
 from engine.cli.main import app
 from engine.core.paths import display_path
 from engine.inputs.loaders.limits import MAX_DEPTH
+from engine.inputs.loaders.terraform_hcl import MAX_MODULE_DEPTH
 from engine.rules.opa import find_opa
 
 GOOD = state({"g": {"acl": "public-read"}})
@@ -275,14 +276,14 @@ def test_an_unreadable_file_is_reported(
     secret = write_json(directory / "secret.json", GOOD)
     secret.chmod(0)
     if os.geteuid() == 0:  # root reads through chmod 000: refuse the read as the kernel would
-        real = Path.read_bytes
+        real = os.open
 
-        def read_bytes(self: Path) -> bytes:
-            if self.name == "secret.json":
-                raise PermissionError(13, "Permission denied", str(self))
-            return real(self)
+        def refusing_open(path: str | os.PathLike[str], flags: int, *args: int) -> int:
+            if Path(path).name == "secret.json":
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path, flags, *args)
 
-        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        monkeypatch.setattr(os, "open", refusing_open)
     try:
         result = _scan(directory, rules)
     finally:
@@ -409,3 +410,246 @@ def test_an_engine_bug_loading_one_input_spares_the_others(
     assert "internal error: TypeError: injected" in result.stderr
     (entry,) = json.loads(result.stdout)["results"]
     assert list(entry["input"]["resources"]["aws_s3_bucket"]) == ["aws_s3_bucket.g"]
+
+
+# ---------------------------------------------------------------- symbolic links leaving the root
+
+TOKEN = "SECRET7f3a"
+LEAK = state({f"leak_{TOKEN}": {"acl": "public-read"}})
+
+
+def _outside(tmp_path: Path) -> Path:
+    """Files outside every scanned root, each one a readable input on its own."""
+    outside = tmp_path / "outside"
+    write_json(outside / "state.json", LEAK)
+    write(
+        outside / "manifest.yaml",
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {TOKEN.lower()}}}\n"
+        f"data: {{token: {TOKEN}}}\n",
+    )
+    write(outside / "secret.tfvars", f'name = "{TOKEN}"\n')
+    write(outside / "secret.tf", f'resource "aws_s3_bucket" "leak_{TOKEN}" {{\n  acl = "x"\n}}\n')
+    write_json(outside / "data.json", {"token": TOKEN})
+    write(outside / "leak.rego", f'package leak\nimport rego.v1\n\ntoken := "{TOKEN}"\n')
+    return outside
+
+
+def _refused(result: Result, *files: Path, root: Path) -> None:
+    """Exit 2, every error is a refused link naming one of ``files`` (each
+    named), the secret appears nowhere, and the good input is still scanned."""
+    assert result.exit_code == 2, result.output
+    assert TOKEN not in result.stdout and TOKEN not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors, result.output
+    shown = [display_path(f) for f in files]
+    for error in errors:
+        assert f"symbolic link leads outside {display_path(root)}" in error, error
+        assert any(name in error for name in shown), error
+    assert all(any(name in e for e in errors) for name in shown), errors
+    results = {
+        r["resource_id"]: r["passed"]
+        for entry in json.loads(result.stdout)["results"]
+        for rule in entry["rule_results"]
+        for r in rule["results"]
+    }
+    assert results == {"aws_s3_bucket.g": False}, results
+
+
+@pytest.mark.parametrize(
+    ("link", "target"),
+    [("x.yaml", "manifest.yaml"), ("state.json", "state.json"), ("sub/deep.json", "state.json")],
+)
+def test_a_document_linked_outside_the_scanned_directory_is_refused(
+    tmp_path: Path, rules: Path, link: str, target: str
+) -> None:
+    outside = _outside(tmp_path)
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    (directory / link).parent.mkdir(parents=True, exist_ok=True)
+    (directory / link).symlink_to(os.path.relpath(outside / target, (directory / link).parent))
+    _refused(_scan(directory, rules), directory / link, root=directory)
+
+
+def test_terraform_files_linked_outside_the_scanned_directory_are_refused(
+    tmp_path: Path, rules: Path
+) -> None:
+    """An auto-loaded ``terraform.tfvars``, a root module file, a child
+    module's file and the module manifest, each a link to a file outside the
+    scanned directory."""
+    outside = _outside(tmp_path)
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    vars_module = directory / "vars"
+    write(
+        vars_module / "main.tf",
+        'variable "name" {}\nresource "aws_s3_bucket" "v" {\n  acl = var.name\n}\n',
+    )
+    (vars_module / "terraform.tfvars").symlink_to(outside / "secret.tfvars")
+    (directory / "root" / "leak.tf").parent.mkdir()
+    (directory / "root" / "leak.tf").symlink_to(outside / "secret.tf")
+    write(directory / "caller" / "main.tf", 'module "m" {\n  source = "./mod"\n}\n')
+    (directory / "caller" / "mod").mkdir()
+    (directory / "caller" / "mod" / "main.tf").symlink_to(outside / "secret.tf")
+    manifest = directory / "remote" / ".terraform" / "modules" / "modules.json"
+    write(directory / "remote" / "main.tf", 'module "r" {\n  source = "x/y/aws"\n}\n')
+    manifest.parent.mkdir(parents=True)
+    manifest.symlink_to(outside / "data.json")
+    _refused(
+        _scan(directory, rules),
+        vars_module / "terraform.tfvars",
+        directory / "root" / "leak.tf",
+        directory / "caller" / "mod" / "main.tf",
+        manifest,
+        root=directory,
+    )
+
+
+def test_a_module_outside_the_scanned_directory_reads_only_inside_its_own(
+    tmp_path: Path, rules: Path
+) -> None:
+    """A module source outside the scanned directory is followed; its files
+    are read only inside that module's directory."""
+    outside = _outside(tmp_path)
+    directory = tmp_path / "env"
+    write_json(directory / "good.json", GOOD)
+    write(directory / "main.tf", 'module "m" {\n  source = "../modules/m"\n}\n')
+    module = tmp_path / "modules" / "m"
+    write(module / "main.tf", 'resource "aws_s3_bucket" "m" {\n  acl = "private"\n}\n')
+    (module / "leak.tf").symlink_to(outside / "secret.tf")
+    _refused(_scan(directory, rules), module / "leak.tf", root=module)
+    (module / "leak.tf").unlink()
+    write(tmp_path / "modules" / "shared.tf", 'resource "aws_s3_bucket" "s" {\n  acl = "x"\n}\n')
+    (module / "shared.tf").symlink_to("../shared.tf")  # leaves the module's directory too
+    _refused(_scan(directory, rules), module / "shared.tf", root=module)
+
+
+def test_links_staying_inside_the_scanned_directory_are_read(tmp_path: Path, rules: Path) -> None:
+    directory = tmp_path / "in"
+    write_json(directory / ".store" / "good.json", GOOD)  # hidden: not walked itself
+    (directory / "good.json").symlink_to(".store/good.json")
+    write(directory / ".store" / "bucket.tf", 'resource "aws_s3_bucket" "t" {\n  acl = "x"\n}\n')
+    write(directory / "tf" / "main.tf", 'module "m" {\n  source = "./mod"\n}\n')
+    (directory / "tf" / "mod").mkdir()
+    (directory / "tf" / "mod" / "main.tf").symlink_to("../../.store/bucket.tf")
+    result = _scan(directory, rules)
+    assert result.exit_code == 1, result.output
+    assert "error:" not in result.stderr
+    results = {
+        r["resource_id"]: r["passed"]
+        for entry in json.loads(result.stdout)["results"]
+        for rule in entry["rule_results"]
+        for r in rule["results"]
+    }
+    assert results == {"aws_s3_bucket.g": False, "module.m.aws_s3_bucket.t": True}
+
+
+def test_a_path_named_on_the_command_line_is_read_as_given(tmp_path: Path, rules: Path) -> None:
+    outside = _outside(tmp_path)
+    named = tmp_path / "in" / "named.json"
+    named.parent.mkdir()
+    named.symlink_to(outside / "state.json")
+    result = CliRunner().invoke(app, ["scan", str(named), "-d", str(rules)])
+    assert result.exit_code == 1, result.output
+    assert f"aws_s3_bucket.leak_{TOKEN}" in result.stdout
+
+
+def test_files_beside_the_rules_linked_outside_the_rules_directory_are_refused(
+    tmp_path: Path,
+) -> None:
+    outside = _outside(tmp_path)
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    (rules / "conf.json").symlink_to(outside / "data.json")
+    (rules / "lib").mkdir()
+    (rules / "lib" / "leak.rego").symlink_to(outside / "leak.rego")
+    write_json(tmp_path / "in" / "good.json", GOOD)
+    _refused(
+        _scan(tmp_path / "in", rules), rules / "conf.json", rules / "lib" / "leak.rego", root=rules
+    )
+
+
+# ---------------------------------------------------------------- module chains
+
+
+def _module_chain(directory: Path, depth: int) -> None:
+    """A root module and ``depth`` modules nested below it, one bucket each."""
+    for level in range(depth + 1):
+        call = f'module "m" {{\n  source = "./m{level + 1}"\n}}\n' if level < depth else ""
+        write(
+            directory / f"m{level}" / "main.tf",
+            f'{call}resource "aws_s3_bucket" "b{level}" {{\n  acl = "public-read"\n}}\n',
+        )
+        directory = directory / f"m{level}"
+
+
+def _bucket_results(result: Result) -> dict[str, bool]:
+    return {
+        r["resource_id"]: r["passed"]
+        for entry in json.loads(result.stdout)["results"]
+        for rule in entry["rule_results"]
+        for r in rule["results"]
+    }
+
+
+def test_modules_nested_to_the_depth_limit_are_all_loaded(tmp_path: Path, rules: Path) -> None:
+    _module_chain(tmp_path / "in", MAX_MODULE_DEPTH)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 1, result.output
+    assert "error:" not in result.stderr
+    assert len(_bucket_results(result)) == MAX_MODULE_DEPTH + 1
+
+
+def test_a_module_past_the_depth_limit_is_an_error_naming_the_call(
+    tmp_path: Path, rules: Path
+) -> None:
+    _module_chain(tmp_path / "in", MAX_MODULE_DEPTH + 1)
+    result = _scan(tmp_path / "in", rules)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    caller = tmp_path / "in" / "/".join(f"m{i}" for i in range(MAX_MODULE_DEPTH + 1)) / "main.tf"
+    assert errors == [
+        f"error: {display_path(caller)}:1: module 'm' sources "
+        f"{display_path(tmp_path / 'in' / 'm0')}/"
+        + "/".join(f"m{i}" for i in range(1, MAX_MODULE_DEPTH + 2))
+        + f" past the module depth limit ({MAX_MODULE_DEPTH} modules nested below the root "
+        "module); not loaded"
+    ], errors
+    buckets = _bucket_results(result)
+    assert len(buckets) == MAX_MODULE_DEPTH + 1  # the deepest one is named, not lost silently
+    assert not any(key.endswith(f"b{MAX_MODULE_DEPTH + 1}") for key in buckets)
+
+
+@pytest.mark.parametrize("shape", ["self", "dot_slash", "cycle", "long_cycle"])
+def test_module_cycles_are_errors_naming_the_call(tmp_path: Path, rules: Path, shape: str) -> None:
+    directory = tmp_path / "in"
+    bucket = 'resource "aws_s3_bucket" "{}" {{\n  acl = "public-read"\n}}\n'
+    if shape in ("self", "dot_slash"):
+        source = "../a" if shape == "self" else "./"
+        write(
+            directory / "a" / "main.tf",
+            f'module "m" {{\n  source = "{source}"\n}}\n' + bucket.format("a"),
+        )
+        calls = {"a": "its own directory"}
+    else:
+        names = "ab" if shape == "cycle" else "abcd"
+        for i, name in enumerate(names):
+            target = names[(i + 1) % len(names)]
+            write(
+                directory / name / "main.tf",
+                f'module "m" {{\n  source = "../{target}"\n}}\n' + bucket.format(name),
+            )
+        calls = {name: "a module above it in its chain of calls (a cycle)" for name in names}
+    with measured() as cost:
+        result = _scan(directory, rules)
+    assert cost.seconds < 60, cost
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors, result.output
+    for error in errors:
+        assert error.endswith("; not loaded"), error
+        assert any(
+            error.startswith(f"error: {display_path(directory / name / 'main.tf')}:1: module 'm' ")
+            and why in error
+            for name, why in calls.items()
+        ), error
+    assert set(_bucket_results(result)) >= {f"aws_s3_bucket.{name}" for name in calls}

@@ -103,6 +103,29 @@ def test_module_recursion_is_cut(tmp_path: Path) -> None:
     )
     loaded = load_module(tmp_path, "loop")
     assert list(loaded.document["resources"]["aws_sns_topic"]) == ["aws_sns_topic.t"]
+    assert [(e.message, e.line) for e in loaded.errors] == [
+        ("loop/main.tf:1: module 'self' sources its own directory loop; not loaded", 1)
+    ]
+
+
+def test_a_named_file_is_read_as_given_and_its_neighbours_inside_the_root(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.tf").write_text('resource "aws_sns_topic" "a" {\n  name = "a"\n}\n')
+    (outside / "b.tf").write_text('resource "aws_sns_topic" "b" {\n  name = "b"\n}\n')
+    module = tmp_path / "module"
+    module.mkdir()
+    (module / "a.tf").symlink_to(outside / "a.tf")
+    (module / "b.tf").symlink_to(outside / "b.tf")
+    loaded = load_module(module, "m", named=frozenset({module / "a.tf", module / "b.tf"}))
+    assert list(loaded.document["resources"]["aws_sns_topic"]) == [
+        "aws_sns_topic.a",
+        "aws_sns_topic.b",
+    ]
+    with pytest.raises(LoaderError, match=r"^m/b\.tf: cannot read \(symbolic link leads outside"):
+        load_module(module, "m", named=frozenset({module / "a.tf"}))
 
 
 def test_document_shape() -> None:

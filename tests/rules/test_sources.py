@@ -64,3 +64,41 @@ def test_missing_path_is_named(tmp_path: Path) -> None:
 )
 def test_rego_version_detection(text: str, version: int) -> None:
     assert detect_rego_version(text) == version
+
+
+def test_files_linked_outside_the_rules_directory_are_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.json").write_text('{"token": "SECRET"}')
+    (outside / "leak.rego").write_text('package leak\ntoken := "SECRET"\n')
+    rules = tmp_path / "rules"
+    (rules / "lib").mkdir(parents=True)
+    (rules / "a.rego").write_text("package a\nx := 1\n")
+    (rules / "conf.json").symlink_to(outside / "secret.json")
+    (rules / "lib" / "leak.rego").symlink_to("../../outside/leak.rego")
+    errors: list[SourceError] = []
+    sources = load_sources([rules], on_error=errors.append)
+    assert [f.display for f in sources.rego_files] == [str(rules / "a.rego")]
+    assert sources.data == {} and sources.data_files == []
+    assert sorted((e.path, e.message) for e in errors) == [
+        (str(rules / "conf.json"), f"symbolic link leads outside {rules}"),
+        (str(rules / "lib" / "leak.rego"), f"symbolic link leads outside {rules}"),
+    ]
+    with pytest.raises(SourceError, match=r"conf\.json: symbolic link leads outside"):
+        load_sources([rules])
+
+
+def test_links_inside_the_rules_directory_and_named_files_are_read(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    (rules / ".shared").mkdir(parents=True)
+    (rules / ".shared" / "d.json").write_text('{"x": 1}')
+    (rules / "d.json").symlink_to(".shared/d.json")
+    assert load_sources([rules]).data == {"x": 1}
+    (tmp_path / "named.json").symlink_to(rules / ".shared" / "d.json")
+    assert load_sources([tmp_path / "named.json"]).data == {"x": 1}
+
+
+def test_windows_line_endings_are_read_as_text_mode_reads_them(tmp_path: Path) -> None:
+    (tmp_path / "a.rego").write_bytes(b"package a\r\nx := 1\r\n")
+    (rego,) = load_sources([tmp_path]).rego_files
+    assert rego.text == "package a\nx := 1\n"

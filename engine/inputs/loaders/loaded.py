@@ -58,6 +58,9 @@ class LoadedState:
     references: list[ResolvedReference] = field(default_factory=list)
     source_files: list[str] = field(default_factory=list)
     """Display paths of every file read (e.g. a root module's child modules)."""
+    errors: list[LoaderError] = field(default_factory=list)
+    """What was left out of the State and why (e.g. a module past the depth
+    limit): the State is still scanned, and each error reported."""
 
 
 def state_document(

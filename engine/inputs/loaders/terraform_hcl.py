@@ -7,12 +7,20 @@ its arguments evaluated (variables, locals, functions, references to other
 resources and module outputs). What cannot be evaluated is null. A reference
 to a resource attribute that is not written in configuration evaluates to the
 resource's address (``aws_s3_bucket.b``), and is recorded.
+
+Files are read only inside the root they were found under
+(:mod:`engine.core.confined_files`): the scanned directory, or for a module
+source outside it, that module's directory. Modules nest at most
+:data:`MAX_MODULE_DEPTH` deep; a call past it, a module cycle and a module
+that sources its own directory are errors naming the ``module`` block, and
+the rest of the configuration is still loaded.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +31,7 @@ import hcl2
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from engine.core.confined_files import OutsideRootError, is_inside, read_confined
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.evaluation_budget import (
     MAX_UNITS,
@@ -68,7 +77,8 @@ _JSON_MAP_ATTRIBUTES = frozenset(
     {"tags", "tags_all", "labels", "annotations", "variables", "parameters", "triggers"}
 )
 """JSON-syntax object arguments kept as maps (other objects are taken as nested blocks)."""
-_MAX_MODULE_DEPTH = 16
+MAX_MODULE_DEPTH = 16
+"""How many modules may nest below a root module."""
 
 
 def is_configuration_file(path: Path) -> bool:
@@ -124,6 +134,8 @@ class ModuleConfig:
     providers: list[Block]
     json_files: dict[str, bytes]
     """Raw text of each JSON-syntax file, by display path (for source locations)."""
+    root: Path | None = None
+    """The directory its files were read inside (None: read as given)."""
 
 
 def _file_display(directory_display: str, name: str) -> str:
@@ -158,9 +170,9 @@ def _parse_error(display: str, exc: Exception) -> LoaderError:
     return LoaderError(f"{where}: invalid HCL: {detail}", line)
 
 
-def _read_text(path: Path, display: str) -> str:
+def _read_text(path: Path, display: str, root: Path | None) -> str:
     try:
-        return path.read_bytes().decode("utf-8-sig")
+        return read_confined(path, root).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise LoaderError(f"{display}: not valid UTF-8 ({exc.reason})") from None
     except OSError as exc:
@@ -315,9 +327,17 @@ def parse_json_syntax(raw: bytes, display: str) -> list[Block]:
     return blocks
 
 
-def read_module(directory: Path, display: str) -> ModuleConfig:
-    """Parse every configuration file of one module directory (not subdirectories)."""
-    config = ModuleConfig(directory, display, [], [], [], {}, {}, {}, [], {})
+def _absolute(path: Path) -> str:
+    return os.path.normpath(os.path.abspath(path))
+
+
+def read_module(
+    directory: Path, display: str, root: Path | None = None, named: frozenset[Path] = frozenset()
+) -> ModuleConfig:
+    """Parse every configuration file of one module directory (not subdirectories),
+    each read only inside ``root`` unless it is one of the ``named`` files."""
+    config = ModuleConfig(directory, display, [], [], [], {}, {}, {}, [], {}, root)
+    trusted = {_absolute(p) for p in named}
     try:
         paths = sorted(p for p in directory.iterdir() if p.is_file() and is_configuration_file(p))
     except OSError as exc:
@@ -325,12 +345,13 @@ def read_module(directory: Path, display: str) -> ModuleConfig:
     for path in paths:
         file_display = _file_display(display, path.name)
         config.files.append(file_display)
+        text = _read_text(path, file_display, None if _absolute(path) in trusted else root)
         if path.name.endswith(".json"):
-            raw = _read_text(path, file_display).encode()
+            raw = text.encode()
             config.json_files[file_display] = raw
             blocks = parse_json_syntax(raw, file_display)
         else:
-            blocks = parse_native(_read_text(path, file_display), file_display).blocks
+            blocks = parse_native(text, file_display).blocks
         for block in blocks:
             _add_block(config, block)
     return config
@@ -361,8 +382,8 @@ def _no_names(name: str) -> Any:
 _LITERAL_CONTEXT = Context(resolve=_no_names)
 
 
-def _tfvars(path: Path, display: str) -> dict[str, Any]:
-    raw = _read_text(path, display)
+def _tfvars(path: Path, display: str, root: Path | None) -> dict[str, Any]:
+    raw = _read_text(path, display, root)
     if path.name.endswith(".json"):
         try:
             document = parse_json(raw.encode())
@@ -406,10 +427,10 @@ def _root_variable_values(
         if path.is_file():
             display = _file_display(config.display, path.name)
             files_read.add(display)
-            values.update(_tfvars(path, display))
-    for path in var_files:
+            values.update(_tfvars(path, display, config.root))
+    for path in var_files:  # named by the user: read as given
         files_read.add(str(path))
-        values.update(_tfvars(path, str(path)))
+        values.update(_tfvars(path, str(path), None))
     for name, text in variables.items():
         values[name] = _command_line_value(text, config.variables.get(name))
     return values
@@ -482,11 +503,19 @@ class _Run:
     manifest: dict[str, str] | None
     configs: dict[Path, ModuleConfig] = field(default_factory=dict)
     files_read: set[str] = field(default_factory=set)
+    errors: dict[str, LoaderError] = field(default_factory=dict)
+    """Calls not loaded (depth limit, cycles), by message."""
 
-    def config(self, directory: Path, display: str) -> ModuleConfig:
+    def config(
+        self,
+        directory: Path,
+        display: str,
+        root: Path | None,
+        named: frozenset[Path] = frozenset(),
+    ) -> ModuleConfig:
         key = directory.resolve()
         if key not in self.configs:
-            config = read_module(directory, display)
+            config = read_module(directory, display, root, named)
             self.files_read.update(config.files)
             self.configs[key] = config
         return self.configs[key]
@@ -886,6 +915,21 @@ class _ModuleCall:
         display = posixpath.normpath(posixpath.join(self.parent.run.namespace, directory))
         return self.parent.run.root_directory / directory, display
 
+    def _refuse(self, message: str) -> None:
+        """Record why this call is not loaded, naming the ``module`` block."""
+        block = self.block
+        where = f"{block.file}:{block.line}" if block.line else block.file
+        text = f"{where}: module {self.name!r} {message}; not loaded"
+        self.parent.run.errors.setdefault(text, LoaderError(text, block.line or None))
+
+    def _root(self, directory: Path) -> Path | None:
+        """The root the child's files are read inside: the parent's root when
+        the source lies below it, else the child's own directory."""
+        root = self.parent.config.root
+        if root is not None and is_inside(_absolute(directory), _absolute(root)):
+            return root
+        return directory.resolve()
+
     def instances(self) -> list[tuple[Any, _Module]] | _Module | None:
         """The child module instances (None: the source is not available)."""
         if self._instances is not None:
@@ -893,11 +937,21 @@ class _ModuleCall:
         location = self._location()
         if location is None or not location[0].is_dir():
             return None
-        if location[0].resolve() in self.parent.ancestors:
+        directory, display = location
+        real = directory.resolve()
+        if real == self.parent.ancestors[-1]:
+            self._refuse(f"sources its own directory {display}")
             return None
-        if len(self.parent.ancestors) > _MAX_MODULE_DEPTH:
+        if real in self.parent.ancestors:
+            self._refuse(f"sources {display}, a module above it in its chain of calls (a cycle)")
             return None
-        config = self.parent.run.config(*location)
+        if len(self.parent.ancestors) > MAX_MODULE_DEPTH:
+            self._refuse(
+                f"sources {display} past the module depth limit "
+                f"({MAX_MODULE_DEPTH} modules nested below the root module)"
+            )
+            return None
+        config = self.parent.run.config(directory, display, self._root(directory))
         expanded = _expand(self.block, self.parent.context)
         if isinstance(expanded, tuple):
             self._instances = self._instance(config, *expanded)
@@ -990,12 +1044,15 @@ def _all_instances(module: _Module) -> Iterator[_Instance]:
         yield from [instances] if isinstance(instances, _Instance) else instances
 
 
-def _read_manifest(directory: Path) -> dict[str, str] | None:
+def _read_manifest(directory: Path, display: str, root: Path | None) -> dict[str, str] | None:
     path = directory / ".terraform" / "modules" / "modules.json"
     if not path.is_file():
         return None
     try:
-        document = json.loads(path.read_bytes())
+        document = json.loads(read_confined(path, root))
+    except OutsideRootError as exc:
+        shown = _file_display(display, ".terraform/modules/modules.json")
+        raise LoaderError(f"{shown}: cannot read ({exc.strerror})") from None
     except (OSError, ValueError):
         return None
     modules = document.get("Modules") if isinstance(document, dict) else None
@@ -1098,13 +1155,21 @@ def load_module(
     directory: Path,
     display: str,
     *,
+    root: Path | None = None,
+    named: frozenset[Path] = frozenset(),
     var_files: Sequence[Path] = (),
     variables: Mapping[str, str] = {},
 ) -> LoadedState:
-    """The State of the root module in ``directory`` and every module it calls."""
+    """The State of the root module in ``directory`` and every module it calls.
+
+    Files are read only inside ``root`` (default: ``directory``), except the
+    ``named`` files and ``var_files``, which the user gave.
+    """
     try:
         with evaluation_budget() as budget, contextlib.suppress(BudgetExhausted):
-            loaded = _load_module(directory, display, var_files, variables)
+            loaded = _load_module(
+                directory, display, directory if root is None else root, named, var_files, variables
+            )
         if budget.exhausted:
             raise LoaderError(
                 "evaluating the configuration took more than "
@@ -1119,10 +1184,15 @@ def load_module(
 
 
 def _load_module(
-    directory: Path, display: str, var_files: Sequence[Path], variables: Mapping[str, str]
+    directory: Path,
+    display: str,
+    root: Path,
+    named: frozenset[Path],
+    var_files: Sequence[Path],
+    variables: Mapping[str, str],
 ) -> LoadedState:
-    run = _Run(directory, display, _read_manifest(directory))
-    config = run.config(directory, display)
+    run = _Run(directory, display, _read_manifest(directory, display, root))
+    config = run.config(directory, display, root, named)
     values = _root_variable_values(config, var_files, variables, run.files_read)
 
     def root_inputs(name: str) -> Any:
@@ -1157,6 +1227,7 @@ def _load_module(
         TerraformSourceMap(placements, json_files),
         sorted(references, key=_reference_order),
         sorted(run.files_read),
+        [run.errors[message] for message in sorted(run.errors)],
     )
 
 
