@@ -17,6 +17,7 @@ date has come (UTC) no longer applies and is reported as a warning.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -139,14 +140,28 @@ def utc_today() -> date:
     return datetime.now(UTC).date()
 
 
-def apply_ignores(report: ScanReport, ignores: IgnoreList, today: date) -> None:
-    """Mark the results ``ignores`` covers as ignored and warn about expired entries."""
+def apply_ignores(
+    report: ScanReport,
+    ignores: IgnoreList,
+    today: date,
+    rules: Iterable[tuple[str, str]] | None = None,
+) -> None:
+    """Mark the results ``ignores`` covers as ignored; warn about expired entries and,
+    when the scan's ``rules`` ((package reference, metadata id) pairs) are given,
+    about entries naming none of them."""
     active = [e for e in ignores.entries if not e.expired(today)]
     report.warnings += [
         f"{e.source}: the ignore of {e.describe()} expired on {e.expires}; it no longer applies"
         for e in ignores.entries
         if e.expired(today)
     ]
+    if rules is not None:
+        known = list(rules)
+        report.warnings += [
+            f"{e.source}: the ignore names rule {e.rule!r}, which is none of the scan's rules"
+            for e in ignores.entries
+            if not any(names_rule(e.rule, ref, rule_id) for ref, rule_id in known)
+        ]
     for input_report in report.inputs:
         for rule in input_report.rule_results:
             rule_id = rule.metadata.id

@@ -35,12 +35,18 @@ class RuleSelection:
             return False
         return not any(names_rule(n, package_ref, rule_id) for n in self.exclude)
 
-    def unmatched(self, rules: Iterable[tuple[str, str]]) -> list[str]:
-        """The ``include`` and ``exclude`` names that name none of ``rules``
-        ((package reference, metadata id) pairs), in the order given."""
+    def problems(self, rules: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
+        """(errors, warnings) about names that name none of ``rules`` ((package
+        reference, metadata id) pairs), in the order given: an ``include`` name is
+        an error (a rule the user asked for would not run), an ``exclude`` name a
+        warning."""
         known = list(rules)
-        return [
-            name
-            for name in (*self.include, *self.exclude)
-            if not any(names_rule(name, ref, rule_id) for ref, rule_id in known)
+
+        def unknown(name: str) -> bool:
+            return not any(names_rule(name, ref, rule_id) for ref, rule_id in known)
+
+        errors = [f"--rule {name!r} names no rule" for name in self.include if unknown(name)]
+        warnings = [
+            f"--exclude-rule {name!r} names no rule" for name in self.exclude if unknown(name)
         ]
+        return errors, warnings

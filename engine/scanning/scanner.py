@@ -102,9 +102,9 @@ def scan(
             known.append((rule.ref, rule_id))
             if selection.selects(rule.ref, rule_id):
                 selected.rules.append(index)
-    report.warnings += [
-        f"--rule/--exclude-rule {name!r} names no rule" for name in selection.unmatched(known)
-    ]
+    selection_errors, selection_warnings = selection.problems(known)
+    report.errors += selection_errors
+    report.warnings += selection_warnings
     try:
         if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
             # The workers get the statics the evaluator read, so none evaluates them again.
@@ -119,7 +119,7 @@ def scan(
             evaluator.close()  # its Wasm memory may be GiBs: free it before returning
     thaw()
     if options.ignores is not None:
-        apply_ignores(report, options.ignores, options.today or utc_today())
+        apply_ignores(report, options.ignores, options.today or utc_today(), known)
     return report
 
 

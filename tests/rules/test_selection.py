@@ -53,7 +53,10 @@ def test_selection_rules() -> None:
     assert not only.selects("data.rules.z", "Z")
     both = RuleSelection(include=("X", "Y"), exclude=("data.rules.y",))
     assert both.selects("data.rules.x", "X") and not both.selects("data.rules.y", "Y")
-    assert both.unmatched([("data.rules.x", "X")]) == ["Y", "data.rules.y"]
+    assert both.problems([("data.rules.x", "X")]) == (
+        ["--rule 'Y' names no rule"],
+        ["--exclude-rule 'data.rules.y' names no rule"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,14 +80,15 @@ def test_library_selection(
     assert report.warnings == []
 
 
-def test_names_that_match_nothing_are_warned_about(tree: Path) -> None:
+def test_a_rule_name_that_matches_nothing_is_an_error(tree: Path) -> None:
+    """A typo in --rule would silently run fewer rules: an error (exit 2); a typo in
+    --exclude-rule runs more, and is a warning."""
     selection = RuleSelection(include=("T1", "T9"), exclude=("rules.nothing",))
     report = scan([tree / "in"], [tree / "rules"], ScanOptions(selection=selection))
     assert packages(report) == ["data.rules.enc"]
-    assert report.warnings == [
-        "--rule/--exclude-rule 'T9' names no rule",
-        "--rule/--exclude-rule 'rules.nothing' names no rule",
-    ]
+    assert report.errors == ["--rule 'T9' names no rule"]
+    assert report.warnings == ["--exclude-rule 'rules.nothing' names no rule"]
+    assert report.exit_code() == 2
 
 
 def test_excluding_a_rule_that_does_not_compile_drops_its_error(tree: Path) -> None:
@@ -116,5 +120,5 @@ def test_cli_rule_options(tree: Path) -> None:
     assert excluded.exit_code == 0
     assert json.loads(excluded.stdout_bytes)["results"][0]["rule_results"] == []
     typo = invoke(*base, "--rule", "T7")
-    assert typo.exit_code == 0
-    assert "warning: --rule/--exclude-rule 'T7' names no rule" in typo.stderr
+    assert typo.exit_code == 2
+    assert "error: --rule 'T7' names no rule" in typo.stderr
