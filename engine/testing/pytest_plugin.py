@@ -53,6 +53,11 @@ def _configured(config: pytest.Config, name: str) -> list[Path]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SUITES] = {}
+    for name in ("rego_paths", "rego_golden", "rego_rules"):
+        missing = [str(p) for p in _configured(config, name) if not p.exists()]
+        if missing:
+            # a misspelt directory would otherwise collect nothing and pass
+            raise pytest.UsageError(f"{name} names what does not exist: {', '.join(missing)}")
     if config.args_source == pytest.Config.ArgsSource.ARGS:
         return
     collected = [Path(a).resolve() for a in config.args]

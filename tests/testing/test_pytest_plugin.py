@@ -93,3 +93,11 @@ def test_a_file_that_does_not_compile_is_a_collection_error(pytester: pytest.Pyt
     result = pytester.runpytest("policies", "--continue-on-collection-errors")
     result.assert_outcomes(passed=1, failed=2, skipped=1, errors=1)
     result.stdout.fnmatch_lines(["*undefined function nope*"])
+
+
+def test_a_configured_path_that_does_not_exist_is_an_error(pytester: pytest.Pytester) -> None:
+    """A misspelt directory must not make the run collect nothing and pass."""
+    _project(pytester, 'rego_paths = ["policies", "polices"]')
+    result = pytester.runpytest(".")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*rego_paths names what does not exist: *polices*"])
