@@ -14,17 +14,23 @@ from engine.cli import diff, evaluate, relations, rules, scan, state, testing, v
 from engine.cli.app import EXIT_ERROR, app, debug_enabled
 from engine.core.internal_errors import internal_error
 
-app.command("eval")(evaluate.eval_command)
-app.command("state")(state.state_command)
-app.command("scan")(scan.scan_command)
-app.command("build")(rules.build_command)
-app.command("rules")(rules.rules_command)
-app.command("relations")(relations.relations_command)
-app.command("test")(testing.test_command)
-app.command("fixture")(state.fixture_command)
-app.command("diff")(diff.diff_command)
-app.command("graph")(relations.graph_command)
-app.command("version")(version.version_command)
+_COMMANDS = (
+    ("eval", evaluate.eval_command, "Evaluate a data reference and print its value as JSON."),
+    ("state", state.state_command, "Print the States loaded from inputs: what rules see."),
+    ("scan", scan.scan_command, "Run rules over inputs and write the results."),
+    ("build", rules.build_command, "Compile rules into a bundle that runs without opa."),
+    ("rules", rules.rules_command, "List rules: id, title, severity, input types, relations."),
+    ("relations", relations.relations_command, "List relations and their edges on inputs."),
+    ("test", testing.test_command, "Run Rego tests and golden scan cases."),
+    ("fixture", state.fixture_command, "Turn IaC files into a Rego test fixture."),
+    ("diff", diff.diff_command, "Report and judge the changes between two inputs."),
+    ("graph", relations.graph_command, "Draw resources and relation edges (DOT, Mermaid, JSON)."),
+    ("version", version.version_command, "Print the engine, OPA, wasmtime and Wasm ABI versions."),
+)
+"""Each command: its name, its function and the line ``--help`` lists it with."""
+
+for _name, _function, _short_help in _COMMANDS:
+    app.command(_name, short_help=_short_help)(_function)
 
 __all__ = ["app", "main"]
 

@@ -419,3 +419,19 @@ def test_bounds_that_are_not_finite_are_usage_errors(args: list[str]) -> None:
     words = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.stderr).split())
     assert "bounds must be positive finite numbers" in words
     assert "internal error" not in words
+
+
+def test_help_lists_flags_as_flags_and_rewraps_sentences() -> None:
+    """A flag shows no value type (users would type ``--split-k8s true``), and help
+    paragraphs are wrapped to the terminal, not at the source's line breaks."""
+    wide = {"COLUMNS": "200"}
+    scan_help = CliRunner().invoke(app, ["scan", "--help"], env=wide).output
+    assert "<bool>" not in scan_help
+    assert re.search(r"^  --split-k8s +One State per Kubernetes file", scan_help, re.M)
+    rules_help = CliRunner().invoke(app, ["rules", "--help"], env=wide).output
+    paragraph = rules_help.split("\n\n")[1]
+    lines = paragraph.splitlines()
+    assert " ".join(paragraph.split()).startswith("List rules (without -d or --bundle, the")
+    assert all(len(line) > 60 for line in lines[:-1])  # filled, not broken where written
+    top = CliRunner().invoke(app, ["--help"], env=wide).output
+    assert "  scan       Run rules over inputs and write the results.\n" in top
