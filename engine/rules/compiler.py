@@ -80,6 +80,8 @@ class CompiledPolicy:
     entrypoints: tuple[str, ...]
     key: str
     rego_files: tuple[RegoFile, ...] = field(default=(), repr=False)
+    name: str = "compiled from the rules"
+    """How errors name the module (a bundle's is its path and member)."""
 
     def user_locations(self, text: str) -> str:
         """``text`` with staged file paths (``.../src/00003/x.rego``) replaced by display paths."""
