@@ -21,7 +21,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
-import hashlib
 import importlib.metadata
 import itertools
 import struct
@@ -39,9 +38,8 @@ from wasmtime import _bindings as wasmtime_bindings
 from wasmtime import _ffi as wasmtime_ffi
 from wasmtime._func import maybe_raise_last_exn
 
-from engine.core.paths import cache_dir
 from engine.rules.compiler import CompiledPolicy
-from engine.wasm import values
+from engine.wasm import native_cache, values
 from engine.wasm.host_builtins import REGISTRY, BuiltinError
 from engine.wasm.host_builtins.registry import (
     BuiltinLimitExceeded,
@@ -191,24 +189,26 @@ def _close_live_stores() -> None:
 
 
 def load_module(policy: CompiledPolicy) -> wasmtime.Module:
-    """The wasmtime module for ``policy``; native code is cached on disk and in memory."""
+    """The wasmtime module for ``policy``; native code is cached in memory and,
+    signed, on disk (:mod:`engine.wasm.native_cache`)."""
     module = _MODULES.get(policy.key)
     if module is not None:
         return module
     engine = _engine()
-    digest = hashlib.sha256(policy.wasm).hexdigest()
-    path = cache_dir() / "native" / f"{digest}-wasmtime-{wasmtime_version()}.cwasm"
-    if path.is_file():
+    key = native_cache.signing_key()
+    native = native_cache.load(key, policy.wasm) if key is not None else None
+    if native is not None:
         try:
-            module = wasmtime.Module.deserialize(engine, path.read_bytes())
+            module = wasmtime.Module.deserialize(engine, native)
         except wasmtime.WasmtimeError:
             module = None
     if module is None:
-        module = wasmtime.Module(engine, policy.wasm)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{id(module)}")
-        tmp.write_bytes(module.serialize())
-        tmp.replace(path)
+        try:
+            module = wasmtime.Module(engine, policy.wasm)
+        except wasmtime.WasmtimeError as exc:
+            raise EvalError(f"policy module {policy.name} is not valid Wasm: {exc}") from None
+        if key is not None:
+            native_cache.store(key, policy.wasm, module.serialize())
     _MODULES[policy.key] = module
     return module
 
