@@ -27,6 +27,17 @@ def cache_dir() -> Path:
     return base / "rego-engine"
 
 
+def cache_key_path() -> Path:
+    """The per-user key that signs the native-code cache, kept outside the cache
+    (``$REGO_ENGINE_CACHE_KEY``, else under ``$XDG_CONFIG_HOME`` or ``~/.config``)."""
+    override = os.environ.get("REGO_ENGINE_CACHE_KEY")
+    if override:
+        return Path(override)
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".config"
+    return base / "rego-engine" / "native-cache.key"
+
+
 def display_path(path: Path) -> str:
     """A path as users see it: relative to the working directory when below it."""
     try:

@@ -16,9 +16,12 @@ and no compile step::
     /rego-engine/rules.json    each rule's static facts (metadata, input type,
                                resource type)
 
-The content hash covers every member and the manifest without the hash.
-Reading refuses files that are not bundles, bundles from another engine
-version or Wasm ABI, and bundles whose content does not match the hash.
+The content hash covers every member (its name and sha256) and the manifest
+without the hash. Reading refuses files that are not bundles, bundles whose
+members add up to more than :data:`MAX_BUNDLE_BYTES`, bundles from another
+engine version or Wasm ABI, bundles whose content does not match the hash,
+and bundles whose metadata does not have the types the engine writes (the
+hash is not a signature: anyone can rewrite a bundle and its hash).
 Members are written in a fixed order with fixed times, so building the same
 rules twice gives the same bytes.
 """
@@ -35,7 +38,7 @@ import os
 import tarfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from engine.core.atomic_files import write_atomically
 from engine.evaluation.evaluator import RuleEvaluator, RuleStatics
@@ -50,7 +53,7 @@ from engine.rules.sources import RegoFile
 from engine.wasm import values
 from engine.wasm.host import PolicyInstance
 
-BUNDLE_FORMAT = 1
+BUNDLE_FORMAT = 2
 """Bump when the bundle layout changes."""
 
 SUPPORTED_ABI_MAJOR = 1
@@ -61,7 +64,9 @@ WASM = "policy.wasm"
 DATA = "data.json"
 RULESET = "rego-engine/ruleset.json"
 RULES = "rego-engine/rules.json"
-_MAX_MEMBER_BYTES = 1 << 30
+MAX_BUNDLE_BYTES = 512 << 20
+"""The most bytes a bundle's members may hold in all (their uncompressed sizes)."""
+_CHUNK = 1 << 20
 
 
 class BundleError(Exception):
@@ -84,13 +89,22 @@ def _opa_version() -> str:
 
 
 def content_hash(members: dict[str, bytes], manifest: dict[str, Any]) -> str:
-    """sha256 over every member (name and bytes, sorted by name) and the manifest
-    without its hash (``revision`` repeats the hash)."""
+    """The bundle's hash: :func:`digests_hash` of every member's sha256."""
+    return digests_hash({n: hashlib.sha256(d).digest() for n, d in members.items()}, manifest)
+
+
+def digests_hash(digests: dict[str, bytes], manifest: dict[str, Any]) -> str:
+    """sha256 over every member's name and sha256 digest (sorted by name) and
+    the manifest without its hash (``revision`` repeats the hash). Members
+    enter by digest so a reader hashes each one as it streams in."""
     h = hashlib.sha256()
     unhashed = json.loads(json.dumps(manifest))
     unhashed.pop("revision", None)
-    unhashed.get("metadata", {}).get("rego_engine", {}).pop("content_hash", None)
-    parts: list[tuple[str, bytes]] = sorted(members.items())
+    meta = unhashed.get("metadata")
+    ours = meta.get("rego_engine") if isinstance(meta, dict) else None
+    if isinstance(ours, dict):
+        ours.pop("content_hash", None)
+    parts: list[tuple[str, bytes]] = sorted(digests.items())
     parts.append((MANIFEST, json.dumps(unhashed, sort_keys=True).encode()))
     for name, data in parts:
         for piece in (name.encode(), data):
@@ -234,22 +248,42 @@ def build_bundle(rule_paths: list[Path], output: Path) -> PreparedRules:
 # ---------------------------------------------------------------- reading
 
 
-def _read_members(path: Path) -> dict[str, bytes]:
+def _read_member(stream: IO[bytes]) -> tuple[bytes, bytes]:
+    """A member's bytes and sha256, hashed chunk by chunk as it is read."""
+    h = hashlib.sha256()
+    chunks = []
+    while chunk := stream.read(_CHUNK):
+        h.update(chunk)
+        chunks.append(chunk)
+    return b"".join(chunks), h.digest()
+
+
+def _read_members(path: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The bundle's regular members by name, and their sha256 digests; refused
+    before reading when their sizes add up past :data:`MAX_BUNDLE_BYTES`."""
     try:
         with tarfile.open(path, mode="r:gz") as tar:
             members: dict[str, bytes] = {}
+            digests: dict[str, bytes] = {}
+            total = 0
             for info in tar:
                 if not info.isfile():
                     continue
-                if info.size > _MAX_MEMBER_BYTES:
-                    raise BundleError(path, f"member {info.name} is too large")
+                total += info.size
+                if total > MAX_BUNDLE_BYTES:
+                    raise BundleError(
+                        path,
+                        f"members add up to more than the bundle limit of "
+                        f"{MAX_BUNDLE_BYTES >> 20} MiB (at member {info.name}, "
+                        f"{info.size} bytes): not a bundle rego-engine built",
+                    )
                 extracted = tar.extractfile(info)
                 if extracted is None:
                     continue
                 name = info.name.lstrip("/")
                 if name in members:
                     raise BundleError(path, f"member {name} appears twice: tampered with?")
-                members[name] = extracted.read()
+                members[name], digests[name] = _read_member(extracted)
     except FileNotFoundError:
         raise BundleError(path, "no such file") from None
     except IsADirectoryError:
@@ -261,7 +295,7 @@ def _read_members(path: Path) -> dict[str, bytes]:
         ) from None
     except OSError as exc:
         raise BundleError(path, exc.strerror or str(exc)) from None
-    return members
+    return members, digests
 
 
 def _json_member(path: Path, members: dict[str, bytes], name: str) -> Any:
@@ -273,8 +307,11 @@ def _json_member(path: Path, members: dict[str, bytes], name: str) -> Any:
         raise BundleError(path, f"{name} is not valid JSON ({exc}): tampered with?") from None
 
 
-def read_manifest(path: Path, members: dict[str, bytes]) -> dict[str, Any]:
-    """The rego-engine part of the manifest, after checking versions and the hash."""
+def read_manifest(
+    path: Path, members: dict[str, bytes], digests: dict[str, bytes]
+) -> dict[str, Any]:
+    """The rego-engine part of the manifest, after checking versions and the hash
+    (``digests``: each member's sha256)."""
     if MANIFEST not in members:
         raise BundleError(path, "not a bundle: it has no .manifest")
     manifest = _json_member(path, members, MANIFEST)
@@ -299,8 +336,8 @@ def read_manifest(path: Path, members: dict[str, bytes]) -> dict[str, Any]:
         raise BundleError(
             path, f"Wasm ABI {abi or 'unknown'}; this engine runs ABI {SUPPORTED_ABI_MAJOR}.x"
         )
-    others = {n: d for n, d in members.items() if n != MANIFEST}
-    if content_hash(others, manifest) != ours.get("content_hash"):
+    others = {n: d for n, d in digests.items() if n != MANIFEST}
+    if digests_hash(others, manifest) != ours.get("content_hash"):
         raise BundleError(
             path,
             "content does not match the manifest's hash: the bundle was modified or "
@@ -317,14 +354,60 @@ def _spec(doc: dict[str, Any]) -> RuleSpec:
     return RuleSpec(doc["package"], tuple(doc["files"]), frozenset(doc["names"]))
 
 
-def _statics(doc: dict[str, Any]) -> RuleStatics:
+_METADATA_TEXT = ("id", "title", "description", "kind", "severity", "category", "service_group")
+_METADATA_LISTS = ("platform", "labels")
+_JSON_NAMES = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    type(None): "null",
+}
+
+
+def _expect(path: Path, where: str, value: Any, kind: type | tuple[type, ...]) -> Any:
+    """``value`` when it has the JSON type ``kind``; else a :class:`BundleError`
+    naming the member and the field (``where``)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+        return value
+    wanted = " or ".join(dict.fromkeys(_JSON_NAMES[k] for k in kinds))
+    got = _JSON_NAMES.get(type(value), type(value).__name__)
+    raise BundleError(path, f"{where} is {got}, not {wanted}: tampered with?")
+
+
+def _statics(path: Path, index: int, doc: Any) -> RuleStatics:
+    """Rule ``index`` of rules.json, each field checked for the type the engine writes."""
+    where = f"{RULES}: rule {index}"
+    _expect(path, where, doc, dict)
+    for name in ("package", "resource_type", "input_type", "error", "metadata"):
+        if name not in doc:
+            raise BundleError(path, f"{where} has no {name}: tampered with?")
+    _expect(path, f"{where} package", doc["package"], str)
+    where = f"{RULES}: rule {index} ({doc['package']})"
+    _expect(path, f"{where} resource_type", doc["resource_type"], str)
+    _expect(path, f"{where} input_type", doc["input_type"], (str, type(None)))
+    _expect(path, f"{where} error", doc["error"], (str, type(None)))
+    meta = _expect(path, f"{where} metadata", doc["metadata"], dict)
+    for name in _METADATA_TEXT:
+        _expect(path, f"{where} metadata.{name}", meta.get(name, ""), str)
+    for name in _METADATA_LISTS:
+        _expect(path, f"{where} metadata.{name}", meta.get(name, []), list)
     known = {f.name for f in dataclasses.fields(RuleMetadata)}
     return RuleStatics(
         resource_type=doc["resource_type"],
         input_type=doc["input_type"],
-        metadata=RuleMetadata(**{k: v for k, v in doc["metadata"].items() if k in known}),
+        metadata=RuleMetadata(**{k: v for k, v in meta.items() if k in known}),
         error=doc["error"],
     )
+
+
+def _data_document(path: Path, members: dict[str, bytes]) -> bytes:
+    """data.json's bytes, after checking that they are a JSON object."""
+    _expect(path, DATA, _json_member(path, members, DATA), dict)
+    return members[DATA]
 
 
 def _index_parts(doc: Any) -> frozenset[IndexPart] | None:
@@ -336,8 +419,8 @@ def _index_parts(doc: Any) -> frozenset[IndexPart] | None:
 
 def read_bundle(path: Path) -> PreparedRules:
     """The rules in the bundle at ``path``, ready to scan with; raises :class:`BundleError`."""
-    members = _read_members(path)
-    read_manifest(path, members)
+    members, digests = _read_members(path)
+    read_manifest(path, members, digests)
     ruleset = _json_member(path, members, RULESET)
     rules_doc = _json_member(path, members, RULES)
     try:
@@ -352,10 +435,11 @@ def read_bundle(path: Path) -> PreparedRules:
         )
         policy = CompiledPolicy(
             wasm=members[WASM],
-            data=members[DATA],
+            data=_data_document(path, members),
             entrypoints=tuple(ruleset["entrypoints"]),
             key=ruleset["key"],
             rego_files=rego_files,
+            name=f"{path}:{WASM}",
         )
         rule_set = CompiledRuleSet(
             policy,
@@ -377,7 +461,9 @@ def read_bundle(path: Path) -> PreparedRules:
             frozenset(ruleset["user_literals"]),
             _index_parts(ruleset.get("index_parts")),
         )
-        statics = [_statics(s) for s in rules_doc]
+        statics = [
+            _statics(path, i, s) for i, s in enumerate(_expect(path, RULES, rules_doc, list))
+        ]
         source_errors = [str(e) for e in ruleset["source_errors"]]
     except (KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
         raise BundleError(path, f"malformed bundle contents ({exc!r})") from None

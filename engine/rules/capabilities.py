@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,16 +54,23 @@ def load_declarations(directory: Path = BUILTINS_DIR) -> list[BuiltinDecl]:
 def opa_capabilities(opa: Opa) -> dict[str, Any]:
     """OPA's own capabilities for this OPA version (read once, then cached on disk)."""
     path = cache_dir() / "capabilities" / f"opa-{opa.version}.json"
-    if path.is_file():
-        return json.loads(path.read_text())
+    try:
+        cached = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        cached = None
+    if isinstance(cached, dict) and isinstance(cached.get("builtins"), list):
+        return cached
     out = subprocess.run(
         [str(opa.path), "capabilities", "--current"], capture_output=True, check=True
     ).stdout
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(out)
-    tmp.replace(path)
-    return json.loads(out)
+    try:  # a corrupt file is replaced; a cache that cannot be written is skipped
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(out)
+        tmp.replace(path)
+    except OSError:
+        pass
+    return dict(json.loads(out))
 
 
 def build_capabilities(opa: Opa, decls: list[BuiltinDecl]) -> bytes:

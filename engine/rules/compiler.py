@@ -8,6 +8,7 @@ determines them; a cache hit spawns no ``opa`` process.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -26,7 +27,7 @@ from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_decl
 from engine.rules.opa import Opa, find_opa, pinned_version
 from engine.rules.sources import PolicySources, RegoFile
 
-CACHE_FORMAT = "1"
+CACHE_FORMAT = "2"
 """Bump when the staging or cache layout changes."""
 
 
@@ -80,6 +81,8 @@ class CompiledPolicy:
     entrypoints: tuple[str, ...]
     key: str
     rego_files: tuple[RegoFile, ...] = field(default=(), repr=False)
+    name: str = "compiled from the rules"
+    """How errors name the module (a bundle's is its path and member)."""
 
     def user_locations(self, text: str) -> str:
         """``text`` with staged file paths (``.../src/00003/x.rego``) replaced by display paths."""
@@ -344,14 +347,16 @@ def compile_policy(
     key = cache_key(sources, entrypoints, decls)
     cached = _cache_path(key)
     eps = tuple(dict.fromkeys(entrypoints))
-    if use_cache and (cached / "policy.wasm").is_file():
-        return CompiledPolicy(
-            wasm=(cached / "policy.wasm").read_bytes(),
-            data=(cached / "data.json").read_bytes(),
-            entrypoints=eps,
-            key=key,
-            rego_files=tuple(sources.rego_files),
-        )
+    if use_cache:
+        entry = _load_entry(cached)
+        if entry is not None:
+            return CompiledPolicy(
+                wasm=entry[0],
+                data=entry[1],
+                entrypoints=eps,
+                key=key,
+                rego_files=tuple(sources.rego_files),
+            )
     wasm, data = _run_build(find_opa(), sources, eps, decls)
     if use_cache:
         _store(cached, {"policy.wasm": wasm, "data.json": data})
@@ -360,12 +365,45 @@ def compile_policy(
     )
 
 
+_DIGESTS = "sha256.json"
+"""Each cached file's sha256, written last: an entry it does not match is rebuilt."""
+
+
+def _load_entry(directory: Path) -> tuple[bytes, bytes] | None:
+    """(policy.wasm, data.json) of a cache entry; None when it is missing,
+    truncated or corrupt (it is then compiled and stored again)."""
+    try:
+        digests = json.loads((directory / _DIGESTS).read_bytes())
+        wasm = (directory / "policy.wasm").read_bytes()
+        data = (directory / "data.json").read_bytes()
+        json.loads(data)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(digests, dict) or digests != {
+        "policy.wasm": hashlib.sha256(wasm).hexdigest(),
+        "data.json": hashlib.sha256(data).hexdigest(),
+    }:
+        return None
+    return wasm, data
+
+
 def _store(directory: Path, files: dict[str, bytes]) -> None:
-    """Write a cache entry atomically (concurrent writers are harmless)."""
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=directory.parent))
-    for name, content in files.items():
-        (tmp / name).write_bytes(content)
+    """Write a cache entry atomically, replacing a corrupt one (concurrent
+    writers are harmless); a cache that cannot be written is skipped."""
+    digests = {name: hashlib.sha256(content).hexdigest() for name, content in files.items()}
+    try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=directory.parent))
+        for name, content in files.items():
+            (tmp / name).write_bytes(content)
+        (tmp / _DIGESTS).write_text(json.dumps(digests, sort_keys=True))
+    except OSError:
+        return
+    if directory.exists():
+        stale = directory.with_name(f".stale-{tmp.name}")
+        with contextlib.suppress(OSError):
+            directory.rename(stale)
+        shutil.rmtree(stale, ignore_errors=True)
     try:
         tmp.rename(directory)
     except OSError:  # another process stored it first

@@ -21,7 +21,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
-import hashlib
 import importlib.metadata
 import itertools
 import struct
@@ -39,9 +38,8 @@ from wasmtime import _bindings as wasmtime_bindings
 from wasmtime import _ffi as wasmtime_ffi
 from wasmtime._func import maybe_raise_last_exn
 
-from engine.core.paths import cache_dir
 from engine.rules.compiler import CompiledPolicy
-from engine.wasm import values
+from engine.wasm import native_cache, values
 from engine.wasm.host_builtins import REGISTRY, BuiltinError
 from engine.wasm.host_builtins.registry import (
     BuiltinLimitExceeded,
@@ -191,24 +189,26 @@ def _close_live_stores() -> None:
 
 
 def load_module(policy: CompiledPolicy) -> wasmtime.Module:
-    """The wasmtime module for ``policy``; native code is cached on disk and in memory."""
+    """The wasmtime module for ``policy``; native code is cached in memory and,
+    signed, on disk (:mod:`engine.wasm.native_cache`)."""
     module = _MODULES.get(policy.key)
     if module is not None:
         return module
     engine = _engine()
-    digest = hashlib.sha256(policy.wasm).hexdigest()
-    path = cache_dir() / "native" / f"{digest}-wasmtime-{wasmtime_version()}.cwasm"
-    if path.is_file():
+    key = native_cache.signing_key()
+    native = native_cache.load(key, policy.wasm) if key is not None else None
+    if native is not None:
         try:
-            module = wasmtime.Module.deserialize(engine, path.read_bytes())
+            module = wasmtime.Module.deserialize(engine, native)
         except wasmtime.WasmtimeError:
             module = None
     if module is None:
-        module = wasmtime.Module(engine, policy.wasm)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{id(module)}")
-        tmp.write_bytes(module.serialize())
-        tmp.replace(path)
+        try:
+            module = wasmtime.Module(engine, policy.wasm)
+        except wasmtime.WasmtimeError as exc:
+            raise EvalError(f"policy module {policy.name} is not valid Wasm: {exc}") from None
+        if key is not None:
+            native_cache.store(key, policy.wasm, module.serialize())
     _MODULES[policy.key] = module
     return module
 
@@ -488,14 +488,48 @@ class PolicyInstance:
         except wasmtime.WasmtimeError as exc:
             raise self._translate(exc) from None
 
-    def read_cstring(self, addr: int) -> bytes:
-        """The NUL-terminated string at ``addr``."""
-        return ctypes.string_at(self._base() + addr)
+    def _memory_size(self) -> int:
+        return wasmtime_bindings._wasmtime_memory_data_size(self._memory_context, self._memory_ref)
+
+    def _outside(self, what: str, addr: int, length: int, size: int) -> EvalError:
+        return EvalError(
+            f"policy module {self.policy.name}: {what} at address {addr} "
+            f"({length} bytes) is outside its memory of {size} bytes"
+        )
+
+    def host_address(self, addr: int, length: int, what: str = "a value") -> int:
+        """The host address of Wasm bytes ``[addr, addr + length)``, after checking
+        that they lie inside the memory as it is now: every address and length
+        the module hands the host passes here before the host touches it."""
+        size = self._memory_size()
+        if addr < 0 or length < 0 or addr + length > size:
+            raise self._outside(what, addr, length, size)
+        return self._base() + addr
+
+    def _cstring_length(self, addr: int, limit: int, what: str) -> int:
+        """Length of the NUL-terminated string at ``addr``, counting at most
+        ``limit`` bytes; an error when the memory ends before its NUL."""
+        size = self._memory_size()
+        if not 0 <= addr < size:
+            raise self._outside(what, addr, 1, size)
+        room = size - addr
+        length = _strnlen(self._base() + addr, min(limit, room))
+        if length == room:
+            raise EvalError(
+                f"policy module {self.policy.name}: {what} at address {addr} "
+                f"runs past the end of its memory of {size} bytes"
+            )
+        return length
+
+    def read_cstring(self, addr: int, what: str = "a string") -> bytes:
+        """The NUL-terminated string at ``addr`` (checked against the memory's size)."""
+        length = self._cstring_length(addr, _U32 + 1, what)
+        return ctypes.string_at(self._base() + addr, length)
 
     def write(self, data: bytes) -> int:
         """Copy ``data`` into freshly allocated Wasm memory; returns its address."""
         addr = self._call("opa_malloc", len(data))
-        ctypes.memmove(self._base() + addr, data, len(data))
+        ctypes.memmove(self.host_address(addr, len(data), "an allocation"), data, len(data))
         return addr
 
     def parse_json(self, data: bytes) -> int:
@@ -514,11 +548,11 @@ class PolicyInstance:
 
     def json_dump(self, addr: int) -> bytes:
         """JSON text of the value at ``addr`` (sets as arrays)."""
-        return self.read_cstring(self._call("opa_json_dump", addr))
+        return self.read_cstring(self._call("opa_json_dump", addr), "a value's JSON text")
 
     def value_dump(self, addr: int) -> bytes:
         """Rego text of the value at ``addr`` (sets kept)."""
-        return self.read_cstring(self._call("opa_value_dump", addr))
+        return self.read_cstring(self._call("opa_value_dump", addr), "a value's text")
 
     def reader(self) -> ValueReader:
         """A reader of values in memory, valid until the next call that may allocate."""
@@ -527,7 +561,7 @@ class PolicyInstance:
     def _current_reader(self) -> ValueReader:
         """A reader of the memory as it is now; made anew only when the memory
         has grown (which is the only way its base can move)."""
-        size = wasmtime_bindings._wasmtime_memory_data_size(self._memory_context, self._memory_ref)
+        size = self._memory_size()
         if size != self._reader_size:
             self._reader = ValueReader(self._base(), size)
             self._reader_size = size
@@ -542,7 +576,7 @@ class PolicyInstance:
         measures the text exactly and gives the same value or the same error."""
         try:
             return self._current_reader().read_within(addr, self.limits.max_output_bytes)
-        except (ReadBudgetExceeded, MemoryReadError, ValueError):
+        except (ReadBudgetExceeded, MemoryReadError, ValueError, IndexError, struct.error):
             # Over the estimate, or a value the text path must judge (a string
             # that is not UTF-8 fails there the same way, with its message).
             return values.parse(self.bounded_value_dump(addr, "its argument"))
@@ -566,17 +600,17 @@ class PolicyInstance:
             return self._place(NUMBER_REF_HEAD_SIZE + len(text), number_ref_block, text)
         if kind is bool:
             addr = self._call("opa_malloc", 2)
-            ctypes.memmove(self._current_reader().base + addr, boolean_block(value), 2)
+            ctypes.memmove(self.host_address(addr, 2, "an allocation"), boolean_block(value), 2)
             return addr
         if value is None:
             addr = self._call("opa_malloc", 1)
-            ctypes.c_ubyte.from_address(self._current_reader().base + addr).value = NULL
+            ctypes.c_ubyte.from_address(self.host_address(addr, 1, "an allocation")).value = NULL
             return addr
         return self.parse_value(values.dumps(value))
 
     def _place(self, size: int, block: Callable[[int, bytes], bytes], data: bytes) -> int:
         addr = self._call("opa_malloc", size)
-        ctypes.memmove(self._current_reader().base + addr, block(addr, data), size)
+        ctypes.memmove(self.host_address(addr, size, "an allocation"), block(addr, data), size)
         return addr
 
     # -- evaluation ------------------------------------------------------------
@@ -659,7 +693,7 @@ class PolicyInstance:
         out of Wasm memory (parsing it in Python takes about 20x its size)."""
         limit = self.limits.max_output_bytes
         text = self._call("opa_value_dump", addr)
-        size = _strnlen(self._base() + text, limit + 1)
+        size = self._cstring_length(text, limit + 1, f"the text of {what}")
         if size > limit:
             hint = " (a rule producing too many results?)" if what == "the result" else ""
             raise OutputLimitExceeded(
@@ -696,13 +730,13 @@ class PolicyInstance:
         return EvalError(f"evaluation trapped: {text.splitlines()[0] if text else error!r}")
 
     def _abort(self, addr: int) -> None:
-        message = self.read_cstring(addr & _U32).decode("utf-8", "replace")
+        message = self.read_cstring(addr & _U32, "an abort message").decode("utf-8", "replace")
         if "out of memory" in message or "malloc" in message:
             raise MemoryLimitExceeded(self.limits.memory_message())
         raise EvalError(f"evaluation aborted: {self.policy.user_locations(message)}")
 
     def _println(self, addr: int) -> None:
-        self._print(self.read_cstring(addr & _U32).decode("utf-8", "replace"))
+        self._print(self.read_cstring(addr & _U32, "a print message").decode("utf-8", "replace"))
 
     def _dispatch(self, builtin_id: int, _ctx: int, *args: int) -> int:
         name, handler = self._builtins[builtin_id]

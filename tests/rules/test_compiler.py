@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.evaluation.data_reference import eval_ref
-from engine.rules.compiler import CompileError, compile_policy, entrypoint_for_ref
+from engine.rules.capabilities import opa_capabilities
+from engine.rules.compiler import CompileError, _load_entry, compile_policy, entrypoint_for_ref
 from engine.rules.opa import find_opa
 from engine.rules.sources import load_sources
 
@@ -130,3 +131,58 @@ def test_entrypoint_for_ref(ref: str, entrypoint: str) -> None:
 def test_entrypoint_for_ref_rejects_non_refs(ref: str) -> None:
     with pytest.raises(ValueError):
         entrypoint_for_ref(ref)
+
+
+def _entry(cache: Path) -> Path:
+    (wasm,) = cache.joinpath("modules").rglob("policy.wasm")
+    return wasm.parent
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        ("policy.wasm", lambda b: b[: len(b) // 2]),
+        ("data.json", lambda b: b"{not json"),
+        ("data.json", lambda b: b""),
+        ("sha256.json", lambda b: b"[]"),
+    ],
+)
+def test_a_damaged_cache_entry_is_rebuilt(
+    tree: Path, private_cache: Path, name: str, damage
+) -> None:
+    first = compile_policy(load_sources([tree]), ["modern/deny"])
+    damaged = _entry(private_cache) / name
+    damaged.write_bytes(damage(damaged.read_bytes()))
+    second = compile_policy(load_sources([tree]), ["modern/deny"])
+    assert second.data == first.data and second.wasm.startswith(b"\0asm")
+    assert len(second.wasm) == len(first.wasm)
+    assert _load_entry(_entry(private_cache)) == (second.wasm, second.data)  # stored whole
+
+
+def test_a_corrupt_capabilities_file_is_rebuilt(tree: Path, private_cache: Path) -> None:
+    opa_capabilities.cache_clear()
+    compile_policy(load_sources([tree]), ["modern/deny"], use_cache=False)
+    (caps,) = private_cache.joinpath("capabilities").iterdir()
+    good = caps.read_bytes()
+    for bad in (good[:100], b'{"builtins": 3}'):
+        caps.write_bytes(bad)
+        opa_capabilities.cache_clear()
+        assert compile_policy(load_sources([tree]), ["modern/deny"], use_cache=False).wasm
+        assert caps.read_bytes() == good
+    opa_capabilities.cache_clear()
+
+
+def test_an_unwritable_cache_compiles_without_it(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("REGO_ENGINE_OPA", str(find_opa().path))
+    monkeypatch.setenv("REGO_ENGINE_CACHE", str(blocker / "cache"))
+    opa_capabilities.cache_clear()
+    try:
+        policy = compile_policy(load_sources([tree]), ["modern/deny"])
+    finally:
+        opa_capabilities.cache_clear()
+    assert policy.wasm.startswith(b"\0asm")
+    assert not (blocker / "cache").exists()
