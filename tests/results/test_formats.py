@@ -415,7 +415,7 @@ def test_table_text(report: ScanReport, ignored_report: ScanReport) -> None:
     ]
     assert re.search(r"FAIL +LOW +aws_s3_bucket\.a +\S*main\.tf:2:3 +public", text)
     assert "[tag,1]" in text  # not swallowed as markup
-    ignored = table.render(ignored_report).decode()
+    ignored = table.render(ignored_report, width=200).decode()  # the paths are long here
     assert re.search(r"IGNORED +HIGH +aws_s3_bucket\.b", ignored)
     assert "(ignored: a test bucket)" in ignored
     assert ignored.rstrip().endswith("3 passed, 7 failed, 1 ignored, 0 errors")
@@ -439,6 +439,21 @@ def test_table_counts_errors(broken_report: ScanReport) -> None:
     # the compile error is shown once in its rule's group, though the rule "ran" on two inputs
     assert len(re.findall(r"ERROR +\S*broken\.rego:5:23: rego_parse_error", text)) == 1
     assert "0 passed, 0 failed, 1 error\n" in text
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_narrow_tables_wrap_at_words_and_keep_every_character(width: int) -> None:
+    report = hand_report([ResultResource("r1", "t", "ns")])
+    result = report.inputs[0].rule_results[0].results[0]
+    words = "The bucket policy lets anyone read objects through the partner statement"
+    result.message = f"{words} {'Z' * 90} end."
+    result.resource_id = "aws_s3_bucket." + "Q" * 70
+    text = table.render(report, width=width).decode()
+    assert max(len(line) for line in text.splitlines()) <= width
+    for word in words.split():
+        assert re.search(rf"\b{word}\b", text), word  # words are not split
+    assert text.count("Z") == 90  # a word longer than the column folds, losing nothing
+    assert text.count("Q") == 70
 
 
 def test_table_lists_run_time_rule_errors() -> None:

@@ -66,8 +66,8 @@ def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
     table.add_column("status", no_wrap=True)
     table.add_column("severity", no_wrap=True)
     table.add_column("resource", overflow="fold", max_width=44)
-    table.add_column("location", no_wrap=True)
-    table.add_column("message", overflow="fold", min_width=24)
+    table.add_column("location", overflow="fold")
+    table.add_column("message", overflow="fold", ratio=1)
     for scan_input, result in group.results():
         if result.passed and not result.ignored:
             continue
