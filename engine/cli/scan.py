@@ -27,6 +27,12 @@ from engine.cli.options import (
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.evaluation.bundle import BundleError
+from engine.results.baseline import (
+    BaselineError,
+    baseline_document,
+    failing_findings,
+    load_baseline,
+)
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.formats.view import unlisted_rule_errors
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
@@ -59,7 +65,7 @@ def _read_settings(path: Path, what: str, read: Callable[[Path], T]) -> T:
         fail(f"{path}: no such {what}")
     try:
         return read(path)
-    except YamlFileError as exc:
+    except (YamlFileError, BaselineError) as exc:
         fail(str(exc))
         raise  # unreachable: _fail exits
 
@@ -92,6 +98,17 @@ def _ignore_list(path: Path | None) -> IgnoreList | None:
         if not path.is_file():
             return None
     return _read_settings(path, "ignore file", load_ignore_file)
+
+
+def _write_baseline(report: ScanReport, path: Path) -> bool:
+    """Write the report's failures as a baseline; False (an error printed) when it cannot be."""
+    try:
+        write_atomically(path, baseline_document(report))
+    except OSError as exc:
+        echo_problems([], [f"{path}: {exc.strerror or exc}"])
+        return False
+    typer.echo(f"{path}: {len(failing_findings(report))} findings recorded", err=True)
+    return True
 
 
 def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:
@@ -203,6 +220,20 @@ def scan_command(
             "no opa needed).",
         ),
     ] = None,
+    baseline_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline",
+            help="Baseline file of earlier failures: they are reported as ignored, not failed.",
+        ),
+    ] = None,
+    baseline_write: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline-write",
+            help="Write every failing result of this scan to FILE, a baseline for --baseline.",
+        ),
+    ] = None,
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
@@ -248,6 +279,9 @@ def scan_command(
     check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     ignores = _ignore_list(ignore_file)
+    baseline = (
+        _read_settings(baseline_file, "baseline file", load_baseline) if baseline_file else None
+    )
     try:
         with scan_progress() as progress:
             report = scan(
@@ -261,6 +295,7 @@ def scan_command(
                     load=load,
                     selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
                     ignores=ignores,
+                    baseline=baseline,
                     bundle=bundle,
                     jobs=jobs,
                 ),
@@ -275,6 +310,7 @@ def scan_command(
     echo_problems(report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
-    if not _write_outputs(report, targets):
+    written = _write_baseline(report, baseline_write) if baseline_write is not None else True
+    if not _write_outputs(report, targets) or not written:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))

@@ -22,6 +22,7 @@ from engine.evaluation.bundle import read_bundle
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import compile_rules
 from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
+from engine.results.baseline import Baseline, apply_baseline
 from engine.results.ignores import IgnoreList, apply_ignores, utc_today
 from engine.results.report import ScanReport
 from engine.rules.rule_set import CompiledRuleSet
@@ -51,6 +52,8 @@ class ScanOptions:
     """The rules to run (``--rule``, ``--exclude-rule``); every rule by default."""
     ignores: IgnoreList | None = None
     """Accepted findings: matching results are marked ignored and never fail the scan."""
+    baseline: Baseline | None = None
+    """Failures recorded earlier (``--baseline``): marked ignored, with the baseline as reason."""
     today: date | None = None
     """The day ignore expiry dates are compared with; None: today in UTC."""
     bundle: Path | None = None
@@ -120,6 +123,8 @@ def scan(
     thaw()
     if options.ignores is not None:
         apply_ignores(report, options.ignores, options.today or utc_today(), known)
+    if options.baseline is not None:
+        apply_baseline(report, options.baseline)
     return report
 
 
