@@ -3,6 +3,7 @@ the ``--debug`` flag, printing problems, failing with exit code 2."""
 
 from __future__ import annotations
 
+import importlib.metadata
 from typing import Annotated
 
 import typer
@@ -43,9 +44,24 @@ def fail(message: str) -> None:
     raise typer.Exit(EXIT_ERROR)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"rego-engine {importlib.metadata.version('rego-engine')}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _main(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the engine's version and exit (see also: version).",
+            callback=_print_version,
+            is_eager=True,
+        ),
+    ] = False,
 ) -> None:
     global _DEBUG  # the application's callback: no docstring, so --help shows the app's help
     _DEBUG = debug

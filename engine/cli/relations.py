@@ -168,7 +168,7 @@ def graph_command(
         sys.stdout.buffer.write(rendered)
     else:
         try:
-            write_atomically(output, rendered)
+            write_atomically(output, rendered, create_parents=True)
         except OSError as exc:
             fail(f"{output}: {exc.strerror or exc}")
     raise typer.Exit(graph.exit_code())

@@ -103,7 +103,7 @@ def _ignore_list(path: Path | None) -> IgnoreList | None:
 def _write_baseline(report: ScanReport, path: Path) -> bool:
     """Write the report's failures as a baseline; False (an error printed) when it cannot be."""
     try:
-        write_atomically(path, baseline_document(report))
+        write_atomically(path, baseline_document(report), create_parents=True)
     except OSError as exc:
         echo_problems([], [f"{path}: {exc.strerror or exc}"])
         return False
@@ -111,20 +111,22 @@ def _write_baseline(report: ScanReport, path: Path) -> bool:
     return True
 
 
-def _write_outputs(report: ScanReport, targets: list[OutputTarget]) -> bool:
+def _write_outputs(
+    report: ScanReport, targets: list[OutputTarget], *, no_color: bool, quiet: bool
+) -> bool:
     """Render the report once per target; False when an output file could not be written."""
     written = True
     terminal = sys.stdout.isatty()
     for target in targets:
-        color = target.to_stdout and terminal and "NO_COLOR" not in os.environ
+        color = target.to_stdout and terminal and not no_color and "NO_COLOR" not in os.environ
         width = shutil.get_terminal_size().columns if target.to_stdout and terminal else 120
-        text = render(report, target.format, color=color, width=width)
+        text = render(report, target.format, color=color, width=width, quiet=quiet)
         if target.to_stdout:
             sys.stdout.buffer.write(text)
             sys.stdout.buffer.flush()
             continue
         try:
-            write_atomically(Path(target.destination), text)
+            write_atomically(Path(target.destination), text, create_parents=True)
         except OSError as exc:
             echo_problems([], [f"{target.destination}: {exc.strerror or exc}"])
             written = False
@@ -234,6 +236,13 @@ def scan_command(
             help="Write every failing result of this scan to FILE, a baseline for --baseline.",
         ),
     ] = None,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="No colours in the table (as NO_COLOR=1).")
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="Table: leave out rules with nothing to report."),
+    ] = False,
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
@@ -283,7 +292,7 @@ def scan_command(
         _read_settings(baseline_file, "baseline file", load_baseline) if baseline_file else None
     )
     try:
-        with scan_progress() as progress:
+        with scan_progress(color=not no_color) as progress:
             report = scan(
                 paths or [Path(".")],
                 rules or ([] if bundle is not None else shipped_rule_files()),
@@ -311,6 +320,6 @@ def scan_command(
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
     written = _write_baseline(report, baseline_write) if baseline_write is not None else True
-    if not _write_outputs(report, targets) or not written:
+    if not _write_outputs(report, targets, no_color=no_color, quiet=quiet) or not written:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))

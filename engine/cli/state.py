@@ -32,6 +32,9 @@ def state_command(
     variables: VarOption = None,
     max_file_size: MaxFileSizeOption = 256,
     split_k8s: SplitK8sOption = False,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the States to FILE.")
+    ] = None,
 ) -> None:
     """Print the States loaded from PATHs as a JSON array: the documents rules see.
 
@@ -43,7 +46,14 @@ def state_command(
     for problem in loaded.problems:
         typer.echo(printable(str(problem)), err=True)
     documents = [i.state.document for i in loaded.inputs]
-    sys.stdout.buffer.write(values.dumps_json(documents, indent=True) + b"\n")
+    text = values.dumps_json(documents, indent=True) + b"\n"
+    if output is None:
+        sys.stdout.buffer.write(text)
+    else:
+        try:
+            write_atomically(output, text, create_parents=True)
+        except OSError as exc:
+            fail(f"{output}: {exc.strerror or exc}")
     raise typer.Exit(EXIT_ERROR if loaded.problems else 0)
 
 
@@ -98,6 +108,6 @@ def fixture_command(
         sys.stdout.write(text)
         return
     try:
-        write_atomically(output, text.encode("utf-8"))
+        write_atomically(output, text.encode("utf-8"), create_parents=True)
     except OSError as exc:
         fail(f"{output}: {exc.strerror or exc}")

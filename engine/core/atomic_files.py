@@ -21,10 +21,12 @@ def _default_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes, *, create_parents: bool = False) -> None:
     """Replace ``path`` with ``data`` in one rename; on any failure ``path`` is left
     as it was and no temporary file remains. A symbolic link at ``path`` is
-    replaced, not written through."""
+    replaced, not written through. ``create_parents`` makes missing directories."""
+    if create_parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:

@@ -11,8 +11,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @contextmanager
-def scan_progress() -> Iterator[Callable[[int, int], None] | None]:
-    """A progress hook drawing a bar when stderr is a terminal; None otherwise."""
+def scan_progress(*, color: bool = True) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress hook drawing a bar when stderr is a terminal (in colour unless
+    ``color`` is False); None otherwise."""
     if not sys.stderr.isatty():
         yield None
         return
@@ -21,7 +22,7 @@ def scan_progress() -> Iterator[Callable[[int, int], None] | None]:
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
+        console=Console(stderr=True, no_color=not color or None),
         transient=True,
     )
     task = progress.add_task("scan", total=None)

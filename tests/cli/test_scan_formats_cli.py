@@ -207,3 +207,35 @@ def test_table_is_the_default_on_a_terminal(tmp_path: Path) -> None:
         [sys.executable, "-m", "engine", "scan", *args], tty="stdout", env={**env, "NO_COLOR": "1"}
     )
     assert code == 1 and b"\x1b[" not in shown.replace(b"\x1b[?25", b"")
+    code, _, shown = run_on_pty(
+        [sys.executable, "-m", "engine", "scan", *args, "--no-color"], tty="stdout", env=env
+    )
+    assert code == 1 and b"\x1b[" not in shown.replace(b"\x1b[?25", b"")
+
+
+def test_quiet_leaves_out_rules_with_nothing_to_report(tmp_path: Path) -> None:
+    args = scenario(tmp_path, "low_only")
+    full = invoke(*args, "-f", "table")
+    quiet = invoke(*args, "-f", "table", "--quiet")
+    assert full.exit_code == quiet.exit_code == 1
+    assert "data.rules.enc" in full.stdout and "data.rules.enc" not in quiet.stdout
+    assert "data.rules.public_acl" in quiet.stdout
+    assert quiet.stdout.splitlines()[-1] == full.stdout.splitlines()[-1]  # the same counts
+
+
+def test_outputs_create_missing_directories(tmp_path: Path) -> None:
+    args = scenario(tmp_path, "failing")
+    target = tmp_path / "reports" / "ci" / "scan.sarif"
+    result = invoke(*args, "-f", "sarif", "-o", target)
+    assert result.exit_code == 1, result.stderr
+    assert json.loads(target.read_text())["version"] == "2.1.0"
+    state_file = tmp_path / "states" / "all.json"
+    shown = CliRunner().invoke(app, ["state", str(args[0]), "-o", str(state_file)])
+    assert shown.exit_code == 0 and shown.stdout == ""
+    assert json.loads(state_file.read_text())[0]["resources"]["aws_s3_bucket"]
+
+
+def test_version_flag() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert re.fullmatch(r"rego-engine \d+\.\d+\.\d+\S*\n", result.stdout)

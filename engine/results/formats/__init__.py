@@ -18,12 +18,17 @@ STDOUT = "-"
 
 
 def render(
-    report: ScanReport, fmt: str, *, color: bool = False, width: int = table.DEFAULT_WIDTH
+    report: ScanReport,
+    fmt: str,
+    *,
+    color: bool = False,
+    width: int = table.DEFAULT_WIDTH,
+    quiet: bool = False,
 ) -> bytes:
-    """The report in format ``fmt`` (one of :data:`FORMATS`); ``color`` and
-    ``width`` apply to ``table`` only."""
+    """The report in format ``fmt`` (one of :data:`FORMATS`); ``color``, ``width`` and
+    ``quiet`` (leave out rules with nothing to report) apply to ``table`` only."""
     if fmt == "table":
-        return table.render(report, color=color, width=width)
+        return table.render(report, color=color, width=width, quiet=quiet)
     renderers = {
         "json": json_document.render,
         "sarif": sarif.render,

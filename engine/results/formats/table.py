@@ -115,7 +115,7 @@ def _group_counts(group: RuleGroup, errors: int) -> Text:
     return out
 
 
-def _renderables(report: ScanReport) -> list[object]:
+def _renderables(report: ScanReport, quiet: bool = False) -> list[object]:
     rule_errors: dict[str, list[tuple[str, str]]] = {}
     for scan_input, package, error in unlisted_rule_errors(report):
         rule_errors.setdefault(package, []).append((scan_input.name, error))
@@ -125,8 +125,10 @@ def _renderables(report: ScanReport) -> list[object]:
         # a compile error is the same on every input: shown once, without one
         compile_errors = sorted({e for _, e in group.errors() if f"{group.package}: {e}" in listed})
         errors = [("", e) for e in compile_errors] + rule_errors.get(group.package, [])
-        parts: list[object] = [_heading(group)]
         rows = _rows(group, errors)
+        if quiet and rows is None:
+            continue  # every result passed: nothing to report
+        parts: list[object] = [_heading(group)]
         if rows is not None:
             parts.append(rows)
         parts.append(_group_counts(group, len(errors)))
@@ -156,10 +158,13 @@ def _console(width: int, color: bool, record: bool = False) -> Console:
     )
 
 
-def render(report: ScanReport, *, color: bool = False, width: int = DEFAULT_WIDTH) -> bytes:
-    """The table as text: with ANSI colours when ``color``, ``width`` columns wide."""
+def render(
+    report: ScanReport, *, color: bool = False, width: int = DEFAULT_WIDTH, quiet: bool = False
+) -> bytes:
+    """The table as text: with ANSI colours when ``color``, ``width`` columns wide; with
+    ``quiet``, rules whose every result passed are left out (the summary still counts them)."""
     console = _console(width, color)
-    for renderable in _renderables(report):
+    for renderable in _renderables(report, quiet):
         console.print(renderable)
     assert isinstance(console.file, io.StringIO)
     return console.file.getvalue().encode()
