@@ -27,6 +27,7 @@ from engine.cli.options import (
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.evaluation.bundle import BundleError
+from engine.evaluation.shipped_pack import precompiled_pack
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.formats.view import unlisted_rule_errors
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
@@ -248,6 +249,8 @@ def scan_command(
     check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     ignores = _ignore_list(ignore_file)
+    if not rules and bundle is None:
+        bundle = precompiled_pack()  # the shipped pack, when the install carries it
     try:
         with scan_progress() as progress:
             report = scan(
