@@ -1,5 +1,5 @@
 """What every stage stands on: where the shipped files and the cache live and how
-paths are shown, reading a file only inside the root it was found under,
+paths are shown, which engine version this is, reading a file only inside the root it was found under,
 pausing the garbage collector around bulk work, one-line internal errors, and
 small YAML settings files read node by node.
 
