@@ -150,3 +150,37 @@ def test_the_installed_wheel_scans_the_examples_with_no_go_and_no_opa(tmp_path: 
     assert custom.returncode == 2
     assert "no usable opa to compile Rego. Install OPA v1.22.2" in custom.stderr
     print(f"wheel build, venv, install and scans: {time.monotonic() - started:.1f}s")
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=hook@example.com", "-c", "user.name=hook", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.slow
+@needs_opa
+def test_the_pre_commit_hook_installs_from_this_checkout_and_fails_on_findings(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "examples" / "kubernetes", project / "kubernetes")
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "manifests")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit")}
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    proc = subprocess.run(
+        [str(pre_commit), "try-repo", str(REPO), "rego-engine-scan", "--all-files"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "rego-engine scan" in proc.stdout and "Failed" in proc.stdout
+    assert "RE-K8S-001  Containers do not run privileged" in proc.stdout
+    assert "9 rules, 9 resources: 29 passed, 8 failed, 0 ignored, 0 errors" in proc.stdout
