@@ -17,11 +17,11 @@ opa:
 	@bash wasm/build-opa.sh
 
 test: setup
-	$(BIN)/ruff check engine tests bench
+	$(BIN)/ruff check engine tests bench build_support
 	$(BIN)/pytest
 
 lint: setup
-	$(BIN)/ruff check engine tests bench
+	$(BIN)/ruff check engine tests bench build_support
 
 # The default scan (the shipped rule pack) of examples/: exit code 1 means
 # failing results were found, which the examples are meant to show.

@@ -13,6 +13,7 @@ from engine.cli.options import (
     one_rule_source,
 )
 from engine.evaluation.bundle import BundleError, build_bundle, read_bundle
+from engine.evaluation.shipped_pack import precompiled_pack
 from engine.inspection.rule_catalogue import catalogue_of, rule_catalogue
 from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
@@ -79,6 +80,8 @@ def rules_command(
             f"unknown format {output_format!r} (table, json)", param_hint="--format"
         )
     one_rule_source(rules, bundle)
+    if not rules and bundle is None:
+        bundle = precompiled_pack()
     try:
         listed = (
             catalogue_of(read_bundle(bundle))

@@ -27,6 +27,7 @@ from engine.cli.options import (
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.evaluation.bundle import BundleError
+from engine.evaluation.shipped_pack import precompiled_pack
 from engine.results.baseline import (
     BaselineError,
     baseline_document,
@@ -291,6 +292,8 @@ def scan_command(
     baseline = (
         _read_settings(baseline_file, "baseline file", load_baseline) if baseline_file else None
     )
+    if not rules and bundle is None:
+        bundle = precompiled_pack()  # the shipped pack, when the install carries it
     try:
         with scan_progress(color=not no_color) as progress:
             report = scan(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import sys
 from dataclasses import dataclass
 from typing import Annotated
@@ -10,8 +9,11 @@ from typing import Annotated
 import orjson
 import typer
 
+from engine.core.engine_version import engine_version
+from engine.evaluation.bundle import bundle_abi
+from engine.evaluation.shipped_pack import precompiled_pack
 from engine.rules.compiler import compile_policy
-from engine.rules.opa import OpaNotFound, find_opa, pinned_version
+from engine.rules.opa import OpaNotFound, find_opa, install_hint, pinned_version
 from engine.rules.sources import PolicySources, RegoFile
 from engine.wasm.host import PolicyInstance, wasmtime_version
 
@@ -44,7 +46,8 @@ def _abi_version() -> str | None:
     try:
         policy = compile_policy(PolicySources(rego_files=[probe]), ["version/x"])
     except OpaNotFound:
-        return None
+        pack = precompiled_pack()
+        return bundle_abi(pack) if pack is not None else None
     major, minor = PolicyInstance(policy).abi_version
     return f"{major}.{minor}"
 
@@ -57,7 +60,7 @@ def version_info() -> VersionInfo:
     except OpaNotFound:
         opa_version, opa_path = pinned_version(), None
     return VersionInfo(
-        engine=importlib.metadata.version("rego-engine"),
+        engine=engine_version(),
         opa_version=opa_version,
         opa_path=opa_path,
         wasmtime=wasmtime_version(),
@@ -74,6 +77,8 @@ def version_command(
         sys.stdout.buffer.write(orjson.dumps(info.to_dict(), option=orjson.OPT_INDENT_2) + b"\n")
         return
     typer.echo(f"rego-engine {info.engine}")
-    typer.echo(f"opa         {info.opa_version} ({info.opa_path or 'not found: run make opa'})")
+    typer.echo(f"opa         {info.opa_version} ({info.opa_path or 'not found'})")
     typer.echo(f"wasmtime    {info.wasmtime}")
     typer.echo(f"wasm abi    {info.abi or 'unknown (no opa to compile a probe)'}")
+    if info.opa_path is None:
+        typer.echo(f"Custom rules (-d) need opa. {install_hint()}", err=True)

@@ -1,17 +1,43 @@
-"""Where the engine finds its shipped files and keeps its cache, and how paths are shown."""
+"""Where the engine finds its shipped files and keeps its cache, and how paths are shown.
+
+The shipped files (``rego/``, ``builtins/``, ``wasm/go.mod``) live at the top of a
+source checkout. A wheel carries copies of them in ``engine/shipped/``, together with
+the precompiled rule pack, made when the wheel is built; an installed engine reads
+them from there.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-"""The source tree: ``rego/``, ``builtins/`` and ``wasm/`` live beside ``engine/``."""
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+"""The ``engine`` package directory."""
 
-BUILTINS_DIR = REPO_ROOT / "builtins"
-REGO_LIB_DIR = REPO_ROOT / "rego" / "lib"
-REGO_RELATIONS_DIR = REPO_ROOT / "rego" / "relations"
-REGO_RULES_DIR = REPO_ROOT / "rego" / "rules"
+REPO_ROOT = PACKAGE_DIR.parent
+"""The source checkout: ``rego/``, ``builtins/`` and ``wasm/`` live beside ``engine/``."""
+
+SHIPPED_DIR = PACKAGE_DIR / "shipped"
+"""Where a wheel holds the shipped files; absent in a source checkout."""
+
+
+def shipped_root(package_dir: Path = PACKAGE_DIR) -> Path:
+    """The directory holding ``rego/``, ``builtins/`` and ``wasm/``: ``engine/shipped``
+    of an installed wheel when it has them, else the source checkout."""
+    installed = package_dir / "shipped"
+    return installed if (installed / "rego").is_dir() else package_dir.parent
+
+
+SHIPPED_ROOT = shipped_root()
+BUILTINS_DIR = SHIPPED_ROOT / "builtins"
+REGO_LIB_DIR = SHIPPED_ROOT / "rego" / "lib"
+REGO_RELATIONS_DIR = SHIPPED_ROOT / "rego" / "relations"
+REGO_RULES_DIR = SHIPPED_ROOT / "rego" / "rules"
+OPA_GO_MOD = SHIPPED_ROOT / "wasm" / "go.mod"
+"""The Go module pinning the OPA compiler version."""
+
+PRECOMPILED_PACK = SHIPPED_DIR / "rule-pack.tar.gz"
+"""The shipped rule pack compiled when the wheel was built (only in a wheel)."""
 
 
 def cache_dir() -> Path:

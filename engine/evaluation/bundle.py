@@ -31,21 +31,20 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import hashlib
-import importlib.metadata
 import io
 import json
-import os
 import tarfile
 import zlib
 from pathlib import Path
 from typing import IO, Any
 
 from engine.core.atomic_files import write_atomically
+from engine.core.engine_version import engine_version
 from engine.evaluation.evaluator import RuleEvaluator, RuleStatics
 from engine.evaluation.prepared_rules import PreparedRules, compile_rules
 from engine.rules.compiler import CompiledPolicy, CompileMessage, staged_name
 from engine.rules.metadata import RuleMetadata
-from engine.rules.opa import find_opa, pinned_version
+from engine.rules.opa import OpaNotFound, find_opa, pinned_version
 from engine.rules.relation_modules import RelationFiles
 from engine.rules.relation_queries import IndexPart
 from engine.rules.rule_set import CompiledRuleSet, RuleCompileError, RuleSpec
@@ -66,6 +65,8 @@ RULESET = "rego-engine/ruleset.json"
 RULES = "rego-engine/rules.json"
 MAX_BUNDLE_BYTES = 512 << 20
 """The most bytes a bundle's members may hold in all (their uncompressed sizes)."""
+_MAX_MANIFEST_BYTES = 1 << 20
+"""What is read of the manifest to tell which engine built a bundle."""
 _CHUNK = 1 << 20
 
 
@@ -78,14 +79,13 @@ class BundleError(Exception):
         self.message = message
 
 
-def engine_version() -> str:
-    """The installed rego-engine version (bundles are tied to it)."""
-    return importlib.metadata.version("rego-engine")
-
-
 def _opa_version() -> str:
-    """The OPA version the module was compiled with: an override's own, else the pinned."""
-    return find_opa().version if os.environ.get("REGO_ENGINE_OPA") else pinned_version()
+    """The OPA version the module was compiled with (the pinned one for a cached module
+    when no opa is at hand)."""
+    try:
+        return find_opa().version
+    except OpaNotFound:
+        return pinned_version()
 
 
 def content_hash(members: dict[str, bytes], manifest: dict[str, Any]) -> str:
@@ -305,6 +305,40 @@ def _json_member(path: Path, members: dict[str, bytes], name: str) -> Any:
         raise BundleError(path, f"the bundle has no {name}: tampered with?") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BundleError(path, f"{name} is not valid JSON ({exc}): tampered with?") from None
+
+
+def _peek_manifest(path: Path) -> dict[str, Any] | None:
+    """The manifest's ``metadata.rego_engine``, read from the first member alone (the
+    contents are checked when the bundle is read); None when there is none."""
+    try:
+        with tarfile.open(path, mode="r:gz") as tar:
+            first = tar.next()
+            extracted = tar.extractfile(first) if first is not None else None
+            if first is None or extracted is None or first.name.lstrip("/") != MANIFEST:
+                return None
+            manifest = json.loads(extracted.read(_MAX_MANIFEST_BYTES))
+    except (OSError, tarfile.TarError, EOFError, zlib.error, ValueError):
+        return None
+    meta = manifest.get("metadata") if isinstance(manifest, dict) else None
+    ours = meta.get("rego_engine") if isinstance(meta, dict) else None
+    return ours if isinstance(ours, dict) else None
+
+
+def built_by_this_engine(path: Path) -> bool:
+    """Whether the bundle at ``path`` was built by this engine version in this format."""
+    ours = _peek_manifest(path)
+    return (
+        ours is not None
+        and ours.get("engine_version") == engine_version()
+        and ours.get("bundle_format") == BUNDLE_FORMAT
+    )
+
+
+def bundle_abi(path: Path) -> str | None:
+    """The Wasm ABI version the bundle at ``path`` records (``1.3``), if any."""
+    ours = _peek_manifest(path)
+    abi = ours.get("wasm_abi") if ours is not None else None
+    return abi if isinstance(abi, str) else None
 
 
 def read_manifest(

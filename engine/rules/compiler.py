@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.core.paths import cache_dir
 from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_declarations
-from engine.rules.opa import Opa, find_opa, pinned_version
+from engine.rules.opa import Opa, OpaNotFound, find_opa, pinned_version
 from engine.rules.sources import PolicySources, RegoFile
 
 CACHE_FORMAT = "2"
@@ -157,7 +157,12 @@ def _opa_identity() -> str:
         except OSError:
             return f"override:{override}"
         return f"override:{override}:{stat.st_size}:{stat.st_mtime_ns}"
-    return f"pinned:{pinned_version()}"
+    pinned = pinned_version()
+    try:
+        version = find_opa().version
+    except OpaNotFound:
+        version = pinned  # modules cached earlier were built by the pinned compiler
+    return f"pinned:{pinned}" if version == pinned else f"opa:{version}"
 
 
 def cache_key(

@@ -1,8 +1,9 @@
-"""Locating the pinned OPA compiler.
+"""Locating the OPA compiler.
 
 Search order: ``$REGO_ENGINE_OPA``, the pinned build in the cache
 (``~/.cache/rego-engine/opa-<version>/opa``, made by ``make opa``), then
-``opa`` on PATH when its version is the pinned one.
+``opa`` on PATH when its version is in the supported range: the pinned
+version's minor release or a later 1.x (``v1.22.0`` up to, not including, ``v2``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.paths import REPO_ROOT, cache_dir
+from engine.core.paths import OPA_GO_MOD, cache_dir
 
 
 class OpaNotFound(RuntimeError):
-    """No OPA binary of the pinned version could be found."""
+    """No usable OPA binary could be found."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Opa:
 @functools.cache
 def pinned_version() -> str:
     """The OPA version required by ``wasm/go.mod``."""
-    text = (REPO_ROOT / "wasm" / "go.mod").read_text()
+    text = OPA_GO_MOD.read_text()
     match = re.search(r"github\.com/open-policy-agent/opa\s+(v[0-9][^\s]*)", text)
     if not match:
         raise OpaNotFound("wasm/go.mod does not pin github.com/open-policy-agent/opa")
@@ -60,6 +61,46 @@ def binary_version(path: Path) -> str | None:
     return version if version.startswith("v") else f"v{version}"
 
 
+_VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)")
+
+
+def _release(version: str) -> tuple[int, int, int] | None:
+    match = _VERSION.match(version)
+    return (int(match[1]), int(match[2]), int(match[3])) if match else None
+
+
+def supported_range() -> tuple[str, str]:
+    """The OPA versions an ``opa`` found on PATH may have: (lowest, first refused).
+
+    From the pinned version's minor release (``v1.22.0``) up to the next major
+    (``v2.0.0``): OPA keeps the Wasm target and its ABI stable within a major.
+    """
+    release = _release(pinned_version())
+    if release is None:
+        raise OpaNotFound(f"wasm/go.mod pins an unreadable OPA version {pinned_version()}")
+    major, minor, _ = release
+    return f"v{major}.{minor}.0", f"v{major + 1}.0.0"
+
+
+def is_supported(version: str) -> bool:
+    """Whether an OPA of ``version`` can build what the engine needs."""
+    release = _release(version)
+    low, high = (_release(v) for v in supported_range())
+    return release is not None and low is not None and high is not None and low <= release < high
+
+
+def install_hint() -> str:
+    """What to install when no usable ``opa`` was found."""
+    wanted = pinned_version()
+    low, high = supported_range()
+    return (
+        f"Install OPA {wanted} (any version from {low} up to, not including, {high} works): "
+        f"download it from https://github.com/open-policy-agent/opa/releases/tag/{wanted} "
+        "and put it on PATH as `opa`, or set REGO_ENGINE_OPA to its path "
+        "(in a source checkout, `make opa` builds it with Go)."
+    )
+
+
 @functools.cache
 def find_opa() -> Opa:
     """The OPA binary to compile with; raises :class:`OpaNotFound` with a hint."""
@@ -75,9 +116,10 @@ def find_opa() -> Opa:
     if cached.is_file() and os.access(cached, os.X_OK):
         return Opa(cached, wanted)
     on_path = shutil.which("opa")
-    if on_path and binary_version(Path(on_path)) == wanted:
-        return Opa(Path(on_path), wanted)
-    raise OpaNotFound(
-        f"OPA {wanted} not found. Run `make opa` (builds it with Go into {cached.parent}), "
-        "put opa " + wanted + " on PATH, or set REGO_ENGINE_OPA to its path."
-    )
+    found = ""
+    if on_path:
+        version = binary_version(Path(on_path))
+        if version is not None and is_supported(version):
+            return Opa(Path(on_path), version)
+        found = f" (found {on_path}: {version or 'does not run'}, outside the supported range)"
+    raise OpaNotFound(f"no usable opa to compile Rego{found}. {install_hint()}")

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.atomic_files import write_atomically
-from engine.core.paths import REPO_ROOT, display_path
+from engine.core.paths import REGO_RULES_DIR, display_path
 from engine.scanning.scanner import ScanOptions, scan
 from engine.testing.rego_tests import TestRule
 from engine.testing.runner import TestError, TestOutcome
@@ -34,7 +34,7 @@ from engine.testing.runner import TestError, TestOutcome
 EXPECTED = "expected.json"
 INPUTS = "inputs"
 RULES = "rules"
-SHIPPED_RULES = REPO_ROOT / "rego" / "rules"
+SHIPPED_RULES = REGO_RULES_DIR
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,25 @@
+"""Which rego-engine this is: the installed distribution's version, else the checkout's."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import tomllib
+
+from engine.core.paths import REPO_ROOT
+
+
+@functools.cache
+def engine_version() -> str:
+    """The installed rego-engine version; run from a source tree that is not installed
+    (as when a wheel is being built), the version in its ``pyproject.toml``."""
+    try:
+        return importlib.metadata.version("rego-engine")
+    except importlib.metadata.PackageNotFoundError:
+        return checkout_version()
+
+
+def checkout_version(pyproject: str | None = None) -> str:
+    """``project.version`` of the checkout's ``pyproject.toml`` (or of the text given)."""
+    text = pyproject if pyproject is not None else (REPO_ROOT / "pyproject.toml").read_text()
+    return str(tomllib.loads(text)["project"]["version"])
