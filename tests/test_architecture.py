@@ -219,3 +219,11 @@ def test_importing_the_facade_loads_no_stage() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_test_modules_have_unique_names() -> None:
+    """Test folders are not packages: pytest imports each test module by its file name."""
+    names: dict[str, list[str]] = {}
+    for path in sorted((REPO / "tests").rglob("test_*.py")):
+        names.setdefault(path.name, []).append(str(path.relative_to(REPO)))
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
