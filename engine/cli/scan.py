@@ -7,7 +7,7 @@ import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -23,18 +23,16 @@ from engine.cli.options import (
     one_rule_source,
 )
 from engine.core.yaml_nodes import YamlFileError
-from engine.evaluation.bundle import BundleError
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
-from engine.results.formats.view import unlisted_rule_errors
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
-from engine.results.report import ScanReport
-from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
 from engine.scanning.config import CONFIG_FILE, ScanConfig, find_config, load_config
 from engine.scanning.progress import scan_progress
-from engine.scanning.scanner import ScanOptions, scan
+
+if TYPE_CHECKING:
+    from engine.results.report import ScanReport
 
 T = TypeVar("T")
 
@@ -208,6 +206,11 @@ def scan_command(
     could not be processed (results for the rest are still written), 3 no
     supported input found. Ignored results never fail the scan.
     """
+    from engine.evaluation.bundle import BundleError
+    from engine.results.formats.view import unlisted_rule_errors
+    from engine.rules.compiler import CompileError
+    from engine.scanning.scanner import ScanOptions, scan
+
     config = _scan_config(config_file)
 
     def setting(name: str, value: Any) -> Any:

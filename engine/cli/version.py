@@ -10,10 +10,7 @@ from typing import Annotated
 import orjson
 import typer
 
-from engine.rules.compiler import compile_policy
 from engine.rules.opa import OpaNotFound, find_opa, pinned_version
-from engine.rules.sources import PolicySources, RegoFile
-from engine.wasm.host import PolicyInstance, wasmtime_version
 
 
 @dataclass(frozen=True)
@@ -40,6 +37,10 @@ def _abi_version() -> str | None:
     """The ABI version of modules the pinned compiler emits (a tiny cached module)."""
     from pathlib import Path
 
+    from engine.rules.compiler import compile_policy
+    from engine.rules.sources import PolicySources, RegoFile
+    from engine.wasm.host import PolicyInstance
+
     probe = RegoFile(Path("version.rego"), "version.rego", "package version\nx := 1\n", 1)
     try:
         policy = compile_policy(PolicySources(rego_files=[probe]), ["version/x"])
@@ -51,6 +52,8 @@ def _abi_version() -> str | None:
 
 def version_info() -> VersionInfo:
     """Collect the versions (compiling a tiny module once to read the ABI)."""
+    from engine.wasm.host import wasmtime_version
+
     try:
         opa = find_opa()
         opa_version, opa_path = opa.version, str(opa.path)

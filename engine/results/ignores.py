@@ -20,13 +20,16 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from engine.core.yaml_nodes import YamlFileError, compose_file, line_of, mapping_items, plain_value
-from engine.results.building import Result
-from engine.results.report import ScanReport
 from engine.rules.selection import names_rule
+
+if TYPE_CHECKING:
+    from engine.results.building import Result
+    from engine.results.report import ScanReport
 
 DEFAULT_IGNORE_FILE = ".rego-engine-ignore.yaml"
 
