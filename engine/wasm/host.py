@@ -42,7 +42,7 @@ from wasmtime._func import maybe_raise_last_exn
 from engine.core.paths import cache_dir
 from engine.rules.compiler import CompiledPolicy
 from engine.wasm import values
-from engine.wasm.host_builtins import REGISTRY, BuiltinError
+from engine.wasm.host_builtins import BuiltinError, implementation
 from engine.wasm.host_builtins.registry import (
     BuiltinLimitExceeded,
     BuiltinTimeExceeded,
@@ -732,7 +732,7 @@ class PolicyInstance:
         reason = REFUSED.get(name)
         if reason is not None:
             return functools.partial(self._unavailable, name, f"is refused: {reason}")
-        impl = REGISTRY.get(name)
+        impl = implementation(name)
         if impl is None:
             return functools.partial(self._unavailable, name, "is not supported")
         return functools.partial(self._call_value_builtin, impl)
