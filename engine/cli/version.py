@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import sys
 from dataclasses import dataclass
 from typing import Annotated
@@ -52,6 +51,8 @@ def _abi_version() -> str | None:
 
 def version_info() -> VersionInfo:
     """Collect the versions (compiling a tiny module once to read the ABI)."""
+    import importlib.metadata
+
     from engine.wasm.host import wasmtime_version
 
     try:

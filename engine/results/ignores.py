@@ -22,12 +22,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
-
 from engine.core.yaml_nodes import YamlFileError, compose_file, line_of, mapping_items, plain_value
 from engine.rules.selection import names_rule
 
 if TYPE_CHECKING:
+    import yaml
+
     from engine.results.building import Result
     from engine.results.report import ScanReport
 
@@ -81,6 +81,8 @@ class IgnoreList:
 
 def load_ignore_file(path: Path) -> IgnoreList:
     """Read an ignore file; raises :class:`YamlFileError` (file and line) when it is malformed."""
+    import yaml
+
     root = compose_file(path)
     if root is None:
         return IgnoreList((), str(path))
@@ -99,6 +101,8 @@ def load_ignore_file(path: Path) -> IgnoreList:
 
 
 def _entry(node: yaml.Node, path: Path) -> IgnoreEntry:
+    import yaml
+
     fields: dict[str, str] = {}
     expires: date | None = None
     for key, line, value_node in mapping_items(node, path, "an ignore entry"):

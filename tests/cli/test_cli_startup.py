@@ -13,6 +13,8 @@ HEAVY = (
     "lark",
     "cryptography",
     "jsonschema",
+    "yaml",
+    "pydantic",
     "engine.wasm.host",
     "engine.scanning.scanner",
     "engine.results.building",
