@@ -33,27 +33,26 @@ class VersionInfo:
 
 
 def _abi_version() -> str | None:
-    """The ABI version of modules the pinned compiler emits (a tiny cached module)."""
+    """The ABI version of modules the pinned compiler emits (a tiny cached
+    module, read from its binary: no Wasm runtime is started)."""
     from pathlib import Path
 
     from engine.rules.compiler import compile_policy
     from engine.rules.sources import PolicySources, RegoFile
-    from engine.wasm.host import PolicyInstance
+    from engine.wasm.module_abi import abi_version
 
     probe = RegoFile(Path("version.rego"), "version.rego", "package version\nx := 1\n", 1)
     try:
         policy = compile_policy(PolicySources(rego_files=[probe]), ["version/x"])
     except OpaNotFound:
         return None
-    major, minor = PolicyInstance(policy).abi_version
+    major, minor = abi_version(policy.wasm)
     return f"{major}.{minor}"
 
 
 def version_info() -> VersionInfo:
     """Collect the versions (compiling a tiny module once to read the ABI)."""
     import importlib.metadata
-
-    from engine.wasm.host import wasmtime_version
 
     try:
         opa = find_opa()
@@ -64,7 +63,7 @@ def version_info() -> VersionInfo:
         engine=importlib.metadata.version("rego-engine"),
         opa_version=opa_version,
         opa_path=opa_path,
-        wasmtime=wasmtime_version(),
+        wasmtime=importlib.metadata.version("wasmtime"),
         abi=_abi_version(),
     )
 

@@ -51,3 +51,8 @@ def test_the_table_format_loads_rich() -> None:
         "formats.render(ScanReport(inputs=[]), 'table')"
     )
     assert "rich" in _loaded_after(code)
+
+
+def test_version_reads_the_abi_without_a_wasm_runtime() -> None:
+    code = "from engine.cli.version import version_info\nassert version_info().abi"
+    assert _loaded_after(code) & {"wasmtime", "engine.wasm.host"} == set()
