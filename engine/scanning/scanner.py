@@ -27,7 +27,6 @@ from engine.results.report import ScanReport
 from engine.rules.rule_set import CompiledRuleSet
 from engine.rules.selection import RuleSelection
 from engine.scanning.input_scan import Selected, scan_one
-from engine.scanning.parallel import scan_in_workers
 from engine.wasm.host import Limits
 
 ProgressHook = Callable[[int, int], None]
@@ -107,6 +106,9 @@ def scan(
     ]
     try:
         if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
+            # Imported here: a scan in this process never loads multiprocessing.
+            from engine.scanning.parallel import scan_in_workers
+
             # The workers get the statics the evaluator read, so none evaluates them again.
             ready = replace(prepared, statics=evaluator.statics)
             scan_in_workers(
