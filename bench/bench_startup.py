@@ -5,7 +5,9 @@
 Times, as child processes, ``python -c pass``, ``rego-engine --help``,
 ``rego-engine version`` and a scan of a State JSON file holding one
 ``aws_s3_bucket`` with the shipped rule pack (run once first so the compile
-cache is warm). Every command runs once unmeasured first, with
+cache is warm), beside the floor Typer sets: ``--help`` of a two-command
+Typer app (rich-formatted, as ours is) and one of its commands run (Typer
+coerces parameters with pydantic). Every command runs once unmeasured first, with
 ``PYTHONDONTWRITEBYTECODE`` removed from its environment, so Python's bytecode
 cache is warm too, as in an installed engine. Each line is the median of
 ``RUNS`` runs (default 7) of the child's wall time and CPU time (user +
@@ -50,6 +52,26 @@ STATE = {
 }
 
 
+TYPER_APP = """\
+import typer
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command()
+def one(flag: bool = False) -> None:
+    \"\"\"One.\"\"\"
+
+
+@app.command()
+def two(flag: bool = False) -> None:
+    \"\"\"Two.\"\"\"
+
+
+app()
+"""
+
+
 def _command_line() -> list[str]:
     """``rego-engine`` beside this interpreter, else ``python -m engine``."""
     script = Path(sys.executable).with_name("rego-engine")
@@ -84,12 +106,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         state = Path(tmp) / "bench.tfstate.json"
         state.write_text(json.dumps(STATE), encoding="utf-8")
+        typer_app = Path(tmp) / "typer_app.py"
+        typer_app.write_text(TYPER_APP, encoding="utf-8")
         scan = [*cli, "scan", str(state), "--format", "json", "-o", str(Path(tmp) / "out.json")]
         warm = subprocess.run(scan, env=env, capture_output=True, check=False)
         if warm.returncode not in (0, 1):
             sys.exit(f"warm-up scan failed (exit {warm.returncode}): {warm.stderr.decode()}")
         cases = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            "typer app --help": [sys.executable, str(typer_app), "--help"],
+            "typer app one": [sys.executable, str(typer_app), "one"],
             "rego-engine --help": [*cli, "--help"],
             "rego-engine version": [*cli, "version"],
             "scan, 1 resource, warm": scan,
