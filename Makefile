@@ -48,4 +48,4 @@ bench-startup: setup
 	$(BIN)/python bench/bench_startup.py
 
 clean-cache:
-	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native
+	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/prepared
