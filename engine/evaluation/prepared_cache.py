@@ -6,11 +6,12 @@ from ``-d`` paths (or the shipped pack) stores all of that as a bundle
 (:mod:`engine.evaluation.bundle`) under ``<cache>/prepared/``; the next scan
 of the same rules reads the bundle instead.
 
-The key covers the content of every file below the rule paths and of the
-shipped API, relations and builtin declarations, the working directory
-(display paths are relative to it), the OPA identity, and the engine's own
-code (each module's size and modification time), so any change that could
-change a result makes a new entry. Rule sets with unreadable files or rules
+The key covers the content of every policy file below the rule paths (those
+:func:`~engine.rules.sources.load_sources` reads) and of the shipped API,
+relations and builtin declarations, the working directory (display paths are
+relative to it), the OPA identity, and the engine's own code (each module's
+size and modification time), so any change that could change a result makes
+a new entry. Rule sets with unreadable files or rules
 that failed to compile are not stored.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from pathlib import Path
 
 from engine.core.paths import BUILTINS_DIR, REGO_LIB_DIR, REGO_RELATIONS_DIR, cache_dir
@@ -25,6 +27,7 @@ from engine.evaluation.bundle import BundleError, bundle_members, read_bundle
 from engine.evaluation.evaluator import RuleStatics
 from engine.evaluation.prepared_rules import PreparedRules
 from engine.rules.compiler import opa_identity
+from engine.rules.sources import policy_files
 
 CACHE_FORMAT = "prepared-1"
 """Bump when what a cached entry means changes."""
@@ -44,8 +47,9 @@ def _walk(root: Path) -> list[Path]:
 
 
 def cache_key(rule_paths: list[Path]) -> str | None:
-    """The key of the rules below ``rule_paths``; None when a file cannot be read
-    (the scan then reports it and nothing is cached)."""
+    """The key of the rules below ``rule_paths``; None when a path is missing or
+    a policy file is not a regular file or cannot be read (the scan reports
+    it, and nothing is cached)."""
     h = hashlib.sha256()
 
     def put(*parts: str | bytes) -> None:
@@ -58,8 +62,8 @@ def cache_key(rule_paths: list[Path]) -> str | None:
     try:
         for module in _walk(_ENGINE_DIR):
             if module.suffix == ".py":
-                stat = module.stat()
-                put("engine", str(module), f"{stat.st_size}:{stat.st_mtime_ns}")
+                info = module.stat()
+                put("engine", str(module), f"{info.st_size}:{info.st_mtime_ns}")
         for root in (REGO_LIB_DIR, REGO_RELATIONS_DIR, BUILTINS_DIR):
             for file in _walk(root):
                 put("shipped", str(file), file.read_bytes())
@@ -67,7 +71,9 @@ def cache_key(rule_paths: list[Path]) -> str | None:
             put("path", str(given))
             if not given.exists():
                 return None
-            for file in _walk(given):
+            for file in policy_files(given):
+                if not stat.S_ISREG(file.stat().st_mode):  # a FIFO blocks, a device never ends
+                    return None
                 put("file", str(file), file.read_bytes())
     except OSError:
         return None

@@ -3,6 +3,8 @@ instead of compiling, with the same report; any change to the rules is a miss.""
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,26 @@ def test_rules_that_fail_to_compile_are_not_stored(
     assert _scan() == first
     assert compiles == [1, 1]
     assert not (cache / "prepared").exists()
+
+
+def test_special_files_beside_the_rules_are_not_read_for_the_key(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    os.mkfifo(rules / "blocking.rego")
+    keys: list[str | None] = []
+    worker = threading.Thread(target=lambda: keys.append(prepared_cache.cache_key([rules])))
+    worker.daemon = True  # a blocked read must not keep the test process alive
+    worker.start()
+    worker.join(timeout=30)
+    assert keys == [None]
+
+
+def test_only_policy_files_are_in_the_key(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    key = prepared_cache.cache_key([rules])
+    write(rules / "notes.txt", "not read by the scan")
+    write(rules / ".hidden" / "x.rego", "package not.read\n")
+    assert prepared_cache.cache_key([rules]) == key
+    write(rules / "data.json", "{}")
+    assert prepared_cache.cache_key([rules]) != key
