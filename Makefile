@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example screenshot bench bench-relations bench-loaders bench-test bench-diff clean-cache
+.PHONY: setup opa test lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -44,6 +44,8 @@ bench-test: setup
 	$(BIN)/python bench/bench_test.py
 bench-diff: setup
 	$(BIN)/python bench/bench_diff.py
+bench-startup: setup
+	$(BIN)/python bench/bench_startup.py
 
 clean-cache:
-	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native
+	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/prepared

@@ -8,15 +8,10 @@ from typing import Annotated
 
 import typer
 
-from engine.changes.change_policies import RISK_LEVELS
 from engine.changes.change_set import RENAME_THRESHOLD
-from engine.changes.diff import FORMATS as DIFF_FORMATS
-from engine.changes.diff import DiffError, diff_inputs, diff_plan_file
 from engine.cli.app import debug_enabled, echo_problems, fail
 from engine.cli.options import check_bounds
-from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
-from engine.wasm.host import Limits
 
 
 def diff_command(
@@ -56,6 +51,12 @@ def diff_command(
     Exit codes: 0 nothing rejected nor at the --fail-on risk, 1 a change is
     rejected or at/above the --fail-on risk, 2 an input or policy could not be processed.
     """
+    from engine.changes.change_policies import RISK_LEVELS
+    from engine.changes.diff import FORMATS as DIFF_FORMATS
+    from engine.changes.diff import DiffError, diff_inputs, diff_plan_file
+    from engine.rules.compiler import CompileError
+    from engine.wasm.host import Limits
+
     fmt = output_format.lower()
     if fmt not in DIFF_FORMATS:
         raise typer.BadParameter(

@@ -10,12 +10,6 @@ import typer
 
 from engine.cli.app import debug_enabled, fail
 from engine.cli.options import check_bounds
-from engine.evaluation.data_reference import eval_ref, read_input
-from engine.rules.compiler import CompileError
-from engine.rules.opa import OpaNotFound
-from engine.rules.sources import SourceError
-from engine.wasm import values
-from engine.wasm.host import EvalError, Limits
 
 
 def eval_command(
@@ -35,6 +29,13 @@ def eval_command(
     ] = 2048,
 ) -> None:
     """Evaluate REF and print its value as JSON (nothing when it is undefined)."""
+    from engine.evaluation.data_reference import eval_ref, read_input
+    from engine.rules.compiler import CompileError
+    from engine.rules.opa import OpaNotFound
+    from engine.rules.sources import SourceError
+    from engine.wasm import values
+    from engine.wasm.host import EvalError, Limits
+
     check_bounds("--timeout/--max-memory", timeout, max_memory)
     try:
         input_json = read_input(input_path) if input_path is not None else None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from engine.inputs.discovery import LoadOptions
-from engine.inputs.loaders.detection import LOADER_INPUT_TYPES
+from engine.inputs.loaders.input_types import LOADER_INPUT_TYPES
+
+if TYPE_CHECKING:
+    from engine.inputs.discovery import LoadOptions
 
 InputTypeOption = Annotated[
     str | None,
@@ -59,6 +61,8 @@ def load_options(
     max_file_size: float,
     split_k8s: bool,
 ) -> LoadOptions:
+    from engine.inputs.discovery import LoadOptions
+
     if input_type is not None and input_type not in LOADER_INPUT_TYPES:
         raise typer.BadParameter(
             f"{input_type!r} is not one of {', '.join(LOADER_INPUT_TYPES)}",

@@ -21,14 +21,8 @@ from engine.cli.options import (
     one_rule_source,
 )
 from engine.core.atomic_files import write_atomically
-from engine.evaluation.bundle import BundleError
-from engine.inspection.graph_export import FORMATS as GRAPH_FORMATS
-from engine.inspection.graph_export import build_graph
-from engine.inspection.relation_listing import list_relations
-from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
-from engine.wasm.host import Limits
 
 
 def relations_command(
@@ -58,6 +52,10 @@ def relations_command(
 
     Exit codes: 0 everything was read, 2 a file, input or relation could not be.
     """
+    from engine.inspection.relation_listing import list_relations
+    from engine.rules.compiler import CompileError
+    from engine.wasm.host import Limits
+
     fmt = output_format.lower()
     if fmt not in ("table", "json"):
         raise typer.BadParameter(
@@ -135,6 +133,12 @@ def graph_command(
 
     Exit codes: 0 everything was read, 2 a file, input, rule or relation could not be.
     """
+    from engine.evaluation.bundle import BundleError
+    from engine.inspection.graph_export import FORMATS as GRAPH_FORMATS
+    from engine.inspection.graph_export import build_graph
+    from engine.rules.compiler import CompileError
+    from engine.wasm.host import Limits
+
     fmt = output_format.lower()
     if fmt not in GRAPH_FORMATS:
         raise typer.BadParameter(

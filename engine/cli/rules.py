@@ -12,10 +12,6 @@ from engine.cli.app import EXIT_ERROR, debug_enabled, echo_problems, fail
 from engine.cli.options import (
     one_rule_source,
 )
-from engine.evaluation.bundle import BundleError, build_bundle, read_bundle
-from engine.evaluation.shipped_pack import precompiled_pack
-from engine.inspection.rule_catalogue import catalogue_of, rule_catalogue
-from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 
@@ -36,6 +32,9 @@ def build_command(
     Exit codes: 0 everything compiled, 2 something was set aside or nothing
     could be built.
     """
+    from engine.evaluation.bundle import build_bundle
+    from engine.rules.compiler import CompileError
+
     try:
         prepared = build_bundle(rules, output)
     except (CompileError, OpaNotFound, ValueError) as exc:
@@ -74,6 +73,11 @@ def rules_command(
 
     Exit codes: 0 every rule could be read, 2 a file or rule could not be.
     """
+    from engine.evaluation.bundle import BundleError, read_bundle
+    from engine.evaluation.shipped_pack import precompiled_pack
+    from engine.inspection.rule_catalogue import catalogue_of, rule_catalogue
+    from engine.rules.compiler import CompileError
+
     fmt = output_format.lower()
     if fmt not in ("table", "json"):
         raise typer.BadParameter(

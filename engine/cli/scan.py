@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -26,25 +26,16 @@ from engine.cli.options import (
 )
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
-from engine.evaluation.bundle import BundleError
-from engine.evaluation.shipped_pack import precompiled_pack
-from engine.results.baseline import (
-    BaselineError,
-    baseline_document,
-    failing_findings,
-    load_baseline,
-)
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
-from engine.results.formats.view import unlisted_rule_errors
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
-from engine.results.report import ScanReport
-from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
 from engine.scanning.config import CONFIG_FILE, ScanConfig, find_config, load_config
 from engine.scanning.progress import scan_progress
-from engine.scanning.scanner import ScanOptions, scan
+
+if TYPE_CHECKING:
+    from engine.results.report import ScanReport
 
 T = TypeVar("T")
 
@@ -62,6 +53,8 @@ def _fail_on(value: str | None) -> str | None:
 
 def _read_settings(path: Path, what: str, read: Callable[[Path], T]) -> T:
     """Read a settings file with ``read``; a missing or malformed one ends the run (exit 2)."""
+    from engine.results.baseline import BaselineError
+
     if not path.is_file():
         fail(f"{path}: no such {what}")
     try:
@@ -103,6 +96,8 @@ def _ignore_list(path: Path | None) -> IgnoreList | None:
 
 def _write_baseline(report: ScanReport, path: Path) -> bool:
     """Write the report's failures as a baseline; False (an error printed) when it cannot be."""
+    from engine.results.baseline import baseline_document, failing_findings
+
     try:
         write_atomically(path, baseline_document(report), create_parents=True)
     except OSError as exc:
@@ -255,6 +250,13 @@ def scan_command(
     could not be processed (results for the rest are still written), 3 no
     supported input found. Ignored results never fail the scan.
     """
+    from engine.evaluation.bundle import BundleError
+    from engine.evaluation.shipped_pack import precompiled_pack
+    from engine.results.baseline import load_baseline
+    from engine.results.formats.view import unlisted_rule_errors
+    from engine.rules.compiler import CompileError
+    from engine.scanning.scanner import ScanOptions, scan
+
     config = _scan_config(config_file)
 
     def setting(name: str, value: Any) -> Any:

@@ -20,8 +20,6 @@ from engine.cli.options import (
 )
 from engine.core.atomic_files import write_atomically
 from engine.core.terminal_text import printable
-from engine.inputs.discovery import load_inputs
-from engine.wasm import values
 
 
 def state_command(
@@ -41,6 +39,9 @@ def state_command(
     Problems go to stderr as path:line: message. Exit codes: 0 every input
     was loaded, 2 an input could not be (the other States are still printed).
     """
+    from engine.inputs.discovery import load_inputs
+    from engine.wasm import values
+
     options = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     loaded = load_inputs(paths, options)
     for problem in loaded.problems:

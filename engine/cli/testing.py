@@ -10,9 +10,7 @@ import typer
 
 from engine.cli.app import debug_enabled, echo_problems
 from engine.cli.options import check_bounds
-from engine.rules.compiler import CompileError
 from engine.rules.opa import OpaNotFound
-from engine.scanning.scanner import ScanOptions
 
 
 def test_command(
@@ -57,6 +55,8 @@ def test_command(
     Reports like opa test. Exit codes: 0 every test passed, 2 a test failed or
     errored, 1 a file could not be loaded or compiled.
     """
+    from engine.rules.compiler import CompileError
+    from engine.scanning.scanner import ScanOptions
     from engine.testing.golden import as_test_outcome, run_golden
     from engine.testing.report import pretty, to_json
     from engine.testing.runner import TestOptions, TestRun, run_tests

@@ -10,12 +10,7 @@ import orjson
 import typer
 
 from engine.core.engine_version import engine_version
-from engine.evaluation.bundle import bundle_abi
-from engine.evaluation.shipped_pack import precompiled_pack
-from engine.rules.compiler import compile_policy
 from engine.rules.opa import OpaNotFound, find_opa, install_hint, pinned_version
-from engine.rules.sources import PolicySources, RegoFile
-from engine.wasm.host import PolicyInstance, wasmtime_version
 
 
 @dataclass(frozen=True)
@@ -39,21 +34,31 @@ class VersionInfo:
 
 
 def _abi_version() -> str | None:
-    """The ABI version of modules the pinned compiler emits (a tiny cached module)."""
+    """The ABI version of modules the pinned compiler emits (a tiny cached
+    module, read from its binary: no Wasm runtime is started)."""
     from pathlib import Path
+
+    from engine.rules.compiler import compile_policy
+    from engine.rules.sources import PolicySources, RegoFile
+    from engine.wasm.module_abi import abi_version
 
     probe = RegoFile(Path("version.rego"), "version.rego", "package version\nx := 1\n", 1)
     try:
         policy = compile_policy(PolicySources(rego_files=[probe]), ["version/x"])
     except OpaNotFound:
+        from engine.evaluation.bundle import bundle_abi
+        from engine.evaluation.shipped_pack import precompiled_pack
+
         pack = precompiled_pack()
         return bundle_abi(pack) if pack is not None else None
-    major, minor = PolicyInstance(policy).abi_version
+    major, minor = abi_version(policy.wasm)
     return f"{major}.{minor}"
 
 
 def version_info() -> VersionInfo:
     """Collect the versions (compiling a tiny module once to read the ABI)."""
+    import importlib.metadata
+
     try:
         opa = find_opa()
         opa_version, opa_path = opa.version, str(opa.path)
@@ -63,7 +68,7 @@ def version_info() -> VersionInfo:
         engine=engine_version(),
         opa_version=opa_version,
         opa_path=opa_path,
-        wasmtime=wasmtime_version(),
+        wasmtime=importlib.metadata.version("wasmtime"),
         abi=_abi_version(),
     )
 

@@ -7,9 +7,10 @@ document whose keys and values are checked one by one.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 
 class YamlFileError(ValueError):
@@ -25,6 +26,8 @@ class YamlFileError(ValueError):
 
 def compose_file(path: Path) -> yaml.Node | None:
     """The YAML document in ``path`` as a node tree (None for an empty file)."""
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -47,6 +50,8 @@ def line_of(node: yaml.Node) -> int:
 def mapping_items(node: yaml.Node, path: Path, what: str) -> list[tuple[str, int, yaml.Node]]:
     """The (key, key's line, value node) triples of a mapping node; keys must
     be distinct strings."""
+    import yaml
+
     if not isinstance(node, yaml.MappingNode):
         raise YamlFileError(path, line_of(node), f"{what} must be a mapping")
     items: list[tuple[str, int, yaml.Node]] = []
@@ -64,6 +69,8 @@ def mapping_items(node: yaml.Node, path: Path, what: str) -> list[tuple[str, int
 
 def plain_value(node: yaml.Node, path: Path) -> Any:
     """The Python value of a node, as ``yaml.safe_load`` would give it."""
+    import yaml
+
     try:
         return yaml.SafeLoader("").construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError) as exc:

@@ -51,6 +51,11 @@ class PreparedRules:
         return [*self.file_errors, *(f"{f.rule.ref}: {m}" for f in failed for m in f.messages)]
 
 
+def rules_origin(rule_paths: list[Path]) -> str:
+    """How messages name rules read from ``rule_paths``."""
+    return ", ".join(str(p) for p in rule_paths)
+
+
 def compile_rules(rule_paths: list[Path], *, use_cache: bool = True) -> PreparedRules:
     """Load the policy files below ``rule_paths`` and compile them (bad files are skipped)."""
     source_errors: list[SourceError] = []
@@ -58,5 +63,5 @@ def compile_rules(rule_paths: list[Path], *, use_cache: bool = True) -> Prepared
     return PreparedRules(
         compile_rule_set(sources, use_cache=use_cache),
         [str(e) for e in source_errors],
-        origin=", ".join(str(p) for p in rule_paths),
+        origin=rules_origin(rule_paths),
     )

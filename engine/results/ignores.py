@@ -21,13 +21,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from engine.core.yaml_nodes import YamlFileError, compose_file, line_of, mapping_items, plain_value
-from engine.results.building import Result
-from engine.results.report import ScanReport
 from engine.rules.selection import names_rule
+
+if TYPE_CHECKING:
+    import yaml
+
+    from engine.results.building import Result
+    from engine.results.report import ScanReport
 
 DEFAULT_IGNORE_FILE = ".rego-engine-ignore.yaml"
 
@@ -79,6 +82,8 @@ class IgnoreList:
 
 def load_ignore_file(path: Path) -> IgnoreList:
     """Read an ignore file; raises :class:`YamlFileError` (file and line) when it is malformed."""
+    import yaml
+
     root = compose_file(path)
     if root is None:
         return IgnoreList((), str(path))
@@ -97,6 +102,8 @@ def load_ignore_file(path: Path) -> IgnoreList:
 
 
 def _entry(node: yaml.Node, path: Path) -> IgnoreEntry:
+    import yaml
+
     fields: dict[str, str] = {}
     expires: date | None = None
     for key, line, value_node in mapping_items(node, path, "an ignore entry"):

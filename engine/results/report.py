@@ -8,12 +8,14 @@ results. Serialised with sorted keys, so the same scan gives the same bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.collector import collector_paused
-from engine.inputs.discovery import ScanInput
-from engine.results.building import Result, RuleResults
 from engine.wasm import values
+
+if TYPE_CHECKING:
+    from engine.inputs.discovery import ScanInput
+    from engine.results.building import Result, RuleResults
 
 FORMAT_VERSION = "1.0.0"
 

@@ -149,7 +149,8 @@ def stage_bundle(sources: PolicySources, directory: Path) -> dict[str, str]:
     return staged
 
 
-def _opa_identity() -> str:
+def opa_identity() -> str:
+    """Which OPA compiles: the pinned version, or the override binary with its size and time."""
     override = os.environ.get("REGO_ENGINE_OPA")
     if override:
         try:
@@ -177,7 +178,7 @@ def cache_key(
             h.update(len(data).to_bytes(8, "little"))
             h.update(data)
 
-    put(CACHE_FORMAT, _opa_identity())
+    put(CACHE_FORMAT, opa_identity())
     for d in decls:
         put(d.name, json.dumps(d.decl, sort_keys=True))
     for ep in sorted(set(entrypoints)):

@@ -63,7 +63,11 @@ class PolicySources:
     data_files: list[str] = field(default_factory=list)
 
 
-def _walk(root: Path) -> list[Path]:
+def policy_files(root: Path) -> list[Path]:
+    """The policy modules and data documents below ``root`` that are read, in
+    order (hidden directories and symlinked directories are not entered)."""
+    if root.is_file():
+        return [root]
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -145,7 +149,7 @@ def load_sources(
                 raise
             on_error(exc)
             continue
-        files = [root] if root.is_file() else _walk(root)
+        files = policy_files(root)
         for path in files:
             real = path.resolve()
             if real in seen:

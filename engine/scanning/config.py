@@ -35,6 +35,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from dataclasses import dataclass, field
@@ -42,10 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.yaml_nodes import YamlFileError, compose_file, line_of, mapping_items, plain_value
-from engine.inputs.discovery import LoadOptions
 from engine.results.formats import FORMATS, STDOUT
 from engine.results.report import SEVERITY_LEVELS
-from engine.scanning.scanner import ScanOptions
 
 CONFIG_FILE = ".rego-engine.yaml"
 FAIL_ON_CHOICES = (*SEVERITY_LEVELS, "none")
@@ -90,13 +89,18 @@ REFUSED_WHEN_FOUND = frozenset(
 """Keys a configuration file found in the scanned tree may not set: they redirect
 output, weaken the exit policy, or change which rules and inputs are checked."""
 
-CEILINGS_WHEN_FOUND: dict[str, float] = {
-    "rule-timeout": ScanOptions.rule_timeout,
-    "max-memory": ScanOptions.max_memory_mb,
-    "max-output": ScanOptions.max_output_mb,
-    "max-file-size": LoadOptions.max_file_mb,
-}
-"""Bounds a found configuration file may only tighten: their defaults."""
+@functools.cache
+def ceilings_when_found() -> dict[str, float]:
+    """Bounds a found configuration file may only tighten: their defaults."""
+    from engine.inputs.discovery import LoadOptions  # the scan itself, loaded when used
+    from engine.scanning.scanner import ScanOptions
+
+    return {
+        "rule-timeout": ScanOptions.rule_timeout,
+        "max-memory": ScanOptions.max_memory_mb,
+        "max-output": ScanOptions.max_output_mb,
+        "max-file-size": LoadOptions.max_file_mb,
+    }
 
 _TRUST_HINT = "name the file with --config to trust it"
 
@@ -166,7 +170,7 @@ def _refusal(key: str, kind: str, value: Any, base: Path, here: Path) -> str | N
                     f"{key!r} names {str(item)!r}, outside {base}, in a configuration file "
                     "found in the scanned tree"
                 )
-    ceiling = CEILINGS_WHEN_FOUND.get(key)
+    ceiling = ceilings_when_found().get(key)
     if ceiling is not None and value > ceiling:
         return (
             f"{key!r} may only be lowered from its default ({ceiling:g}) in a configuration "

@@ -6,9 +6,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 
 @contextmanager
 def scan_progress(*, color: bool = True) -> Iterator[Callable[[int, int], None] | None]:
@@ -17,6 +14,15 @@ def scan_progress(*, color: bool = True) -> Iterator[Callable[[int, int], None] 
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     progress = Progress(
         TextColumn("scanning"),
         BarColumn(),

@@ -18,9 +18,10 @@ from datetime import date
 from pathlib import Path
 
 from engine.core.collector import collector_paused, thaw
+from engine.evaluation import prepared_cache
 from engine.evaluation.bundle import read_bundle
 from engine.evaluation.evaluator import RuleEvaluator
-from engine.evaluation.prepared_rules import compile_rules
+from engine.evaluation.prepared_rules import compile_rules, rules_origin
 from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
 from engine.results.baseline import Baseline, apply_baseline
 from engine.results.ignores import IgnoreList, apply_ignores, utc_today
@@ -28,7 +29,6 @@ from engine.results.report import ScanReport
 from engine.rules.rule_set import CompiledRuleSet
 from engine.rules.selection import RuleSelection
 from engine.scanning.input_scan import Selected, scan_one
-from engine.scanning.parallel import scan_in_workers
 from engine.wasm.host import Limits
 
 ProgressHook = Callable[[int, int], None]
@@ -70,9 +70,15 @@ def scan(
     inputs below ``input_paths``."""
     options = options or ScanOptions()
     report = ScanReport()
-    prepared = (
-        read_bundle(options.bundle) if options.bundle is not None else compile_rules(rule_paths)
-    )
+    key: str | None = None
+    if options.bundle is not None:
+        prepared = read_bundle(options.bundle)
+    else:
+        key = prepared_cache.cache_key(rule_paths)
+        cached = None if key is None else prepared_cache.load(key, rules_origin(rule_paths))
+        if cached is not None:
+            key = None  # nothing to store
+        prepared = cached or compile_rules(rule_paths)
     rule_set = prepared.rule_set
     report.warnings += prepared.warnings
     report.errors += prepared.file_errors
@@ -97,6 +103,8 @@ def scan(
         if rule_set.policy is not None and rule_set.rules
         else None
     )
+    if key is not None and evaluator is not None and prepared_cache.cacheable(prepared):
+        prepared_cache.store(key, prepared, evaluator.statics, evaluator.abi_version)
     known = [(failed.rule.ref, "") for failed in rule_set.failed]
     selected = Selected([], failed_selected)
     if evaluator is not None:
@@ -110,6 +118,9 @@ def scan(
     report.warnings += selection_warnings
     try:
         if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
+            # Imported here: a scan in this process never loads multiprocessing.
+            from engine.scanning.parallel import scan_in_workers
+
             # The workers get the statics the evaluator read, so none evaluates them again.
             ready = replace(prepared, statics=evaluator.statics)
             scan_in_workers(

@@ -40,7 +40,7 @@ from wasmtime._func import maybe_raise_last_exn
 
 from engine.rules.compiler import CompiledPolicy
 from engine.wasm import native_cache, values
-from engine.wasm.host_builtins import REGISTRY, BuiltinError
+from engine.wasm.host_builtins import BuiltinError, implementation
 from engine.wasm.host_builtins.registry import (
     BuiltinLimitExceeded,
     BuiltinTimeExceeded,
@@ -766,7 +766,7 @@ class PolicyInstance:
         reason = REFUSED.get(name)
         if reason is not None:
             return functools.partial(self._unavailable, name, f"is refused: {reason}")
-        impl = REGISTRY.get(name)
+        impl = implementation(name)
         if impl is None:
             return functools.partial(self._unavailable, name, "is not supported")
         return functools.partial(self._call_value_builtin, impl)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import app, main, state
+from engine.cli import app, main
+from engine.inputs import discovery
 
 
 def _boom(*_args: object, **_kwargs: object) -> object:
@@ -25,7 +26,7 @@ def _run(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
 def test_internal_error_is_one_line_with_a_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(state, "load_inputs", _boom)
+    monkeypatch.setattr(discovery, "load_inputs", _boom)
     assert _run(["state", str(tmp_path)], monkeypatch) == 2
     err = capsys.readouterr().err
     assert err.splitlines() == [
@@ -37,7 +38,7 @@ def test_internal_error_is_one_line_with_a_hint(
 def test_debug_shows_the_traceback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(state, "load_inputs", _boom)
+    monkeypatch.setattr(discovery, "load_inputs", _boom)
     monkeypatch.setattr(sys, "argv", ["rego-engine", "--debug", "state", str(tmp_path)])
     with pytest.raises(KeyError, match="injected failure") as raised:
         main.main()

@@ -10,28 +10,15 @@ state, CloudFormation, ARM, and Kubernetes.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Protocol
 
 from engine.inputs.loaders.documents import parse_json, parse_yaml
+from engine.inputs.loaders.input_types import loader_module
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.state import states_in_document
-
-_MODULES = {
-    "tf_hcl": "terraform_hcl",
-    "tf_plan": "terraform_plan",
-    "tf_state": "terraform_state",
-    "cfn": "cloudformation",
-    "arm": "arm",
-    "k8s": "kubernetes",
-}
-
-LOADER_INPUT_TYPES = tuple(_MODULES)
-"""Input types the loaders produce (and ``--input-type`` accepts)."""
 
 DOCUMENT_INPUT_TYPES = ("tf_plan", "tf_state", "cfn", "arm")
 """Single-document formats, in the order they are tried."""
@@ -39,12 +26,6 @@ DOCUMENT_INPUT_TYPES = ("tf_plan", "tf_state", "cfn", "arm")
 IAC_SUFFIXES = (".json", ".yaml", ".yml", ".template", ".tf", ".tfstate")
 """File name endings of IaC files (``.tf.json`` ends with ``.json``; a raw
 Terraform state is ``terraform.tfstate``)."""
-
-
-def loader_module(input_type: str) -> ModuleType:
-    """The format module of a loader input type, imported on first use
-    (commands that load no IaC never pay for the HCL parser's import)."""
-    return importlib.import_module(f"engine.inputs.loaders.{_MODULES[input_type]}")
 
 
 class DocumentLoader(Protocol):

@@ -4,9 +4,10 @@ references it resolved; and the error a loader raises for a bad file."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.inputs.source_map import AttributePath, SourceMap
+if TYPE_CHECKING:
+    from engine.inputs.source_map import AttributePath, SourceMap
 
 STATE_FORMAT = "rego-engine-state"
 STATE_FORMAT_VERSION = "1.0"

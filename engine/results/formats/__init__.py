@@ -7,14 +7,26 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engine.results.formats import github, json_document, junit, sarif, table
-from engine.results.report import ScanReport
+if TYPE_CHECKING:
+    from engine.results.report import ScanReport
 
 FORMATS = ("table", "json", "sarif", "junit", "github")
 STDOUT = "-"
 """The ``-o`` value that means standard output."""
+
+
+_MODULES = {
+    "table": "table",
+    "json": "json_document",
+    "sarif": "sarif",
+    "junit": "junit",
+    "github": "github",
+}
+"""The module rendering each format, imported on first use (``table`` loads rich)."""
 
 
 def render(
@@ -22,22 +34,20 @@ def render(
     fmt: str,
     *,
     color: bool = False,
-    width: int = table.DEFAULT_WIDTH,
+    width: int | None = None,
     quiet: bool = False,
 ) -> bytes:
-    """The report in format ``fmt`` (one of :data:`FORMATS`); ``color``, ``width`` and
-    ``quiet`` (leave out rules with nothing to report) apply to ``table`` only."""
-    if fmt == "table":
-        return table.render(report, color=color, width=width, quiet=quiet)
-    renderers = {
-        "json": json_document.render,
-        "sarif": sarif.render,
-        "junit": junit.render,
-        "github": github.render,
-    }
-    if fmt not in renderers:
+    """The report in format ``fmt`` (one of :data:`FORMATS`); ``color``, ``width``
+    (default: the table's 120 columns) and ``quiet`` (leave out rules with nothing to
+    report) apply to ``table`` only."""
+    if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
-    return renderers[fmt](report)
+    module = importlib.import_module(f"engine.results.formats.{_MODULES[fmt]}")
+    if fmt == "table":
+        if width is None:
+            return module.render(report, color=color, quiet=quiet)
+        return module.render(report, color=color, width=width, quiet=quiet)
+    return module.render(report)
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,131 @@
 """Host implementations of the builtins OPA's Wasm runtime does not implement.
 
-Every module of this package registers its functions in
-:data:`engine.wasm.host_builtins.registry.REGISTRY`; importing the package loads
-them all.
+Each module of this package registers its functions in
+:data:`engine.wasm.host_builtins.registry.REGISTRY` when imported.
+:data:`MODULES` names the module of every builtin, so an instance imports only
+the families its policy calls (:func:`implementation`); reading
+:data:`REGISTRY` from this package imports every module first, so it is
+complete for anything that enumerates it.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Any
 
-from engine.wasm.host_builtins.registry import REGISTRY, BuiltinError, register
+from engine.wasm.host_builtins import registry
+from engine.wasm.host_builtins.registry import BuiltinError, BuiltinFn, register
 
-for _module in pkgutil.iter_modules(__path__):
-    if _module.name != "registry":
-        importlib.import_module(f"{__name__}.{_module.name}")
+MODULES: dict[str, str] = {
+    "cast_array": "collections",
+    "cast_boolean": "collections",
+    "cast_null": "collections",
+    "cast_object": "collections",
+    "cast_set": "collections",
+    "cast_string": "collections",
+    "graph.reachable_paths": "collections",
+    "numbers.range_step": "collections",
+    "object.subset": "collections",
+    "rand.intn": "collections",
+    "trace": "collections",
+    "crypto.hmac.equal": "crypto",
+    "crypto.hmac.md5": "crypto",
+    "crypto.hmac.sha1": "crypto",
+    "crypto.hmac.sha256": "crypto",
+    "crypto.hmac.sha512": "crypto",
+    "crypto.md5": "crypto",
+    "crypto.sha1": "crypto",
+    "crypto.sha256": "crypto",
+    "base64url.encode_no_pad": "encoding",
+    "hex.decode": "encoding",
+    "hex.encode": "encoding",
+    "json.marshal_with_options": "encoding",
+    "json.patch": "encoding",
+    "glob.quote_meta": "fmt",
+    "indexof_n": "fmt",
+    "sprintf": "fmt",
+    "strings.any_prefix_match": "fmt",
+    "strings.any_suffix_match": "fmt",
+    "strings.count": "fmt",
+    "strings.split_n": "fmt",
+    "io.jwt.decode": "jwt",
+    "io.jwt.decode_verify": "jwt",
+    "io.jwt.encode_sign": "jwt",
+    "io.jwt.encode_sign_raw": "jwt",
+    "io.jwt.verify_eddsa": "jwt",
+    "io.jwt.verify_es256": "jwt",
+    "io.jwt.verify_es384": "jwt",
+    "io.jwt.verify_es512": "jwt",
+    "io.jwt.verify_hs256": "jwt",
+    "io.jwt.verify_hs384": "jwt",
+    "io.jwt.verify_hs512": "jwt",
+    "io.jwt.verify_ps256": "jwt",
+    "io.jwt.verify_ps384": "jwt",
+    "io.jwt.verify_ps512": "jwt",
+    "io.jwt.verify_rs256": "jwt",
+    "io.jwt.verify_rs384": "jwt",
+    "io.jwt.verify_rs512": "jwt",
+    "net.cidr_contains_matches": "net",
+    "net.cidr_expand": "net",
+    "net.cidr_is_valid": "net",
+    "net.cidr_merge": "net",
+    "regex.find_n": "regex",
+    "regex.globs_match": "regex",
+    "regex.replace": "regex",
+    "regex.split": "regex",
+    "regex.template_match": "regex",
+    "semver.compare": "semver",
+    "semver.is_valid": "semver",
+    "time.add_date": "time",
+    "time.clock": "time",
+    "time.date": "time",
+    "time.diff": "time",
+    "time.format": "time",
+    "time.now_ns": "time",
+    "time.parse_duration_ns": "time",
+    "time.parse_ns": "time",
+    "time.parse_rfc3339_ns": "time",
+    "time.weekday": "time",
+    "units.parse": "units",
+    "units.parse_bytes": "units",
+    "uri.is_valid": "urls",
+    "uri.parse": "urls",
+    "urlquery.decode": "urls",
+    "urlquery.decode_object": "urls",
+    "urlquery.encode": "urls",
+    "urlquery.encode_object": "urls",
+    "uuid.parse": "uuid",
+    "uuid.rfc4122": "uuid",
+    "yaml.is_valid": "yaml_json",
+    "yaml.marshal": "yaml_json",
+    "yaml.unmarshal": "yaml_json",
+}
+"""The module of this package that registers each builtin."""
 
-__all__ = ["REGISTRY", "BuiltinError", "register"]
+
+def implementation(name: str) -> BuiltinFn | None:
+    """The host implementation of builtin ``name``, importing its module on
+    first use; None when the host implements no such builtin."""
+    module = MODULES.get(name)
+    if module is None:
+        return None
+    importlib.import_module(f"{__name__}.{module}")
+    return registry.REGISTRY[name]
+
+
+def load_all() -> dict[str, BuiltinFn]:
+    """Import every module of the package; the complete registry."""
+    for info in pkgutil.iter_modules(__path__):
+        if info.name != "registry":
+            importlib.import_module(f"{__name__}.{info.name}")
+    return registry.REGISTRY
+
+
+def __getattr__(name: str) -> Any:
+    if name == "REGISTRY":
+        return load_all()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["MODULES", "REGISTRY", "BuiltinError", "implementation", "load_all", "register"]

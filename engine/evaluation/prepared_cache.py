@@ -1,0 +1,123 @@
+"""The prepared-rules cache: what a scan derives from its rules, kept between runs.
+
+Compiling is cached by :mod:`engine.rules.compiler`, but a scan also reads
+every policy file, outlines it and evaluates each rule's metadata. A scan
+from ``-d`` paths (or the shipped pack) stores all of that as a bundle
+(:mod:`engine.evaluation.bundle`) under ``<cache>/prepared/``; the next scan
+of the same rules reads the bundle instead.
+
+The key covers the content of every policy file below the rule paths (those
+:func:`~engine.rules.sources.load_sources` reads) and of the shipped API,
+relations and builtin declarations, the working directory (display paths are
+relative to it), the OPA identity, and the engine's own code (each module's
+size and modification time), so any change that could change a result makes
+a new entry. Rule sets with unreadable files or rules
+that failed to compile are not stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from engine.core.paths import BUILTINS_DIR, REGO_LIB_DIR, REGO_RELATIONS_DIR, cache_dir
+from engine.evaluation.bundle import BundleError, bundle_members, read_bundle
+from engine.evaluation.evaluator import RuleStatics
+from engine.evaluation.prepared_rules import PreparedRules
+from engine.rules.compiler import opa_identity
+from engine.rules.sources import policy_files
+
+CACHE_FORMAT = "prepared-1"
+"""Bump when what a cached entry means changes."""
+
+_ENGINE_DIR = Path(__file__).resolve().parents[1]
+
+
+def _walk(root: Path) -> list[Path]:
+    """Files below ``root`` (or ``root`` itself), in a fixed order."""
+    if root.is_file():
+        return [root]
+    found: list[Path] = []
+    for directory, subdirs, files in os.walk(root):
+        subdirs.sort()
+        found.extend(Path(directory, name) for name in sorted(files))
+    return found
+
+
+def cache_key(rule_paths: list[Path]) -> str | None:
+    """The key of the rules below ``rule_paths``; None when a path is missing or
+    a policy file is not a regular file or cannot be read (the scan reports
+    it, and nothing is cached)."""
+    h = hashlib.sha256()
+
+    def put(*parts: str | bytes) -> None:
+        for part in parts:
+            data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+            h.update(len(data).to_bytes(8, "little"))
+            h.update(data)
+
+    put(CACHE_FORMAT, opa_identity(), str(Path.cwd()))
+    try:
+        for module in _walk(_ENGINE_DIR):
+            if module.suffix == ".py":
+                info = module.stat()
+                put("engine", str(module), f"{info.st_size}:{info.st_mtime_ns}")
+        for root in (REGO_LIB_DIR, REGO_RELATIONS_DIR, BUILTINS_DIR):
+            for file in _walk(root):
+                put("shipped", str(file), file.read_bytes())
+        for given in rule_paths:
+            put("path", str(given))
+            if not given.exists():
+                return None
+            for file in policy_files(given):
+                if not stat.S_ISREG(file.stat().st_mode):  # a FIFO blocks, a device never ends
+                    return None
+                put("file", str(file), file.read_bytes())
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _entry(key: str) -> Path:
+    return cache_dir() / "prepared" / f"{key}.tar.gz"
+
+
+def load(key: str, origin: str) -> PreparedRules | None:
+    """The cached rules of ``key``, or None when there is no usable entry."""
+    path = _entry(key)
+    if not path.is_file():
+        return None
+    try:
+        prepared = read_bundle(path)
+    except BundleError:
+        return None
+    prepared.origin = origin
+    return prepared
+
+
+def cacheable(prepared: PreparedRules) -> bool:
+    """Whether ``prepared`` compiled cleanly: every file read, every rule compiled."""
+    rule_set = prepared.rule_set
+    return (
+        rule_set.policy is not None
+        and bool(rule_set.rules)
+        and not prepared.source_errors
+        and not rule_set.failed
+        and not rule_set.library_errors
+    )
+
+
+def store(key: str, prepared: PreparedRules, statics: list[RuleStatics], abi: str) -> None:
+    """Keep ``prepared`` (with the ``statics`` its evaluator read) under ``key``;
+    a cache that cannot be written is skipped."""
+    path = _entry(key)
+    try:
+        data = bundle_members(prepared, statics, abi)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError:
+        return

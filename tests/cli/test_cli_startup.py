@@ -1,0 +1,97 @@
+"""Start-up: registering the commands imports none of the libraries they run on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = (
+    "wasmtime",
+    "rich",
+    "lark",
+    "cryptography",
+    "jsonschema",
+    "yaml",
+    "pydantic",
+    "engine.wasm.host",
+    "engine.scanning.scanner",
+    "engine.results.building",
+    "multiprocessing",
+)
+
+STATE = {
+    "format": "",
+    "format_version": "1.0.0",
+    "input_type": "tf_state",
+    "environment_provider": "iac",
+    "meta": {"filepath": "one.json"},
+    "scope": {"filepath": "one.json"},
+    "resources": {
+        "aws_s3_bucket": {
+            "aws_s3_bucket.logs": {
+                "id": "aws_s3_bucket.logs",
+                "resource_type": "aws_s3_bucket",
+                "namespace": "one.json",
+                "meta": {"provider": "aws"},
+                "tags": {},
+                "attributes": {"bucket": "logs", "acl": "private"},
+            }
+        }
+    },
+}
+
+
+def _loaded_after(code: str) -> set[str]:
+    """Which of HEAVY are in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    probe = f"{code}\nimport sys\nprint('\\n'.join(m for m in {HEAVY!r} if m in sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    return set(done.stdout.split())
+
+
+def test_importing_the_command_line_loads_no_heavy_library() -> None:
+    assert _loaded_after("import engine.cli.main") == set()
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit", "github"])
+def test_rendering_a_format_other_than_table_loads_no_rich(fmt: str) -> None:
+    code = (
+        "from engine.results import formats\n"
+        "from engine.results.report import ScanReport\n"
+        f"formats.render(ScanReport(inputs=[]), {fmt!r})"
+    )
+    assert "rich" not in _loaded_after(code)
+
+
+def test_the_table_format_loads_rich() -> None:
+    code = (
+        "from engine.results import formats\n"
+        "from engine.results.report import ScanReport\n"
+        "formats.render(ScanReport(inputs=[]), 'table')"
+    )
+    assert "rich" in _loaded_after(code)
+
+
+def test_version_reads_the_abi_without_a_wasm_runtime() -> None:
+    code = "from engine.cli.version import version_info\nassert version_info().abi"
+    assert _loaded_after(code) & {"wasmtime", "engine.wasm.host"} == set()
+
+
+def test_a_json_scan_of_a_state_loads_only_what_it_uses(tmp_path: Path) -> None:
+    state = tmp_path / "one.json"
+    state.write_text(json.dumps(STATE), encoding="utf-8")
+    code = (
+        "import sys\n"
+        f"sys.argv = ['rego-engine', 'scan', {str(state)!r}, '-o', {str(tmp_path / 'r.json')!r}]\n"
+        "from engine.cli.main import main\n"
+        "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code in (0, 1), stop.code\n"
+    )
+    loaded = _loaded_after(code)
+    assert "wasmtime" in loaded  # the probe sees what the scan did load
+    assert json.loads((tmp_path / "r.json").read_text())["results"]
+    assert loaded & {"rich", "lark", "cryptography", "jsonschema", "multiprocessing"} == set()
