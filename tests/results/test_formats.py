@@ -21,6 +21,7 @@ import jsonschema
 import orjson
 import pytest
 from format_fixtures import ODD_MESSAGE, format_inputs, format_rules
+from github_commands import decode_command
 from sarif_schema import SCHEMA_PATH, validate_sarif
 
 from engine.inputs.discovery import ScanInput
@@ -338,25 +339,6 @@ def test_junit_skips_ignored_and_lists_errors(
 
 
 # ---------------------------------------------------------------- GitHub
-
-
-def decode_command(line: str) -> tuple[str, dict[str, str], str]:
-    """A workflow command as the Actions runner reads it: name, properties, message."""
-    match = re.fullmatch(r"::(\w+)(?: ([^:]*))?::(.*)", line)
-    assert match, line
-    name, props, message = match.groups()
-
-    def unescape(value: str) -> str:
-        for code, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
-            value = value.replace(code, char)
-        return value
-
-    properties = {}
-    for pair in (props or "").split(","):
-        if pair:
-            key, _, value = pair.partition("=")
-            properties[key] = unescape(value)
-    return name, properties, unescape(message)
 
 
 def test_github_escaping_round_trips() -> None:
