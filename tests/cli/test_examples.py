@@ -7,15 +7,22 @@ run, and the shipped relations they name stay available.
 from __future__ import annotations
 
 import gc
+import json
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from github_commands import decode_command
 from oracle import needs_opa
+from sarif_schema import validate_sarif
 from typer.testing import CliRunner
 
 from engine.cli.main import app
+from engine.results.formats import table
 from engine.results.report import ScanReport
 from engine.rules.rule_pack import shipped_rule_files
-from engine.scanning.scanner import scan
+from engine.rules.selection import RuleSelection
+from engine.scanning.scanner import ScanOptions, scan
 from engine.wasm import host as wasm_host
 
 REPO = Path(__file__).resolve().parents[2]
@@ -189,3 +196,57 @@ def test_with_d_only_the_given_rules_run_and_shipped_relations_stay() -> None:
         ("terraform", "EXAMPLE_001", 'aws_s3_bucket.app["uploads"]', ""),
         ("terraform", "EXAMPLE_001", "aws_s3_bucket.site", ""),
     ]
+
+
+def test_every_format_points_at_the_offending_attribute_and_lists_related_places(
+    monkeypatch,
+) -> None:
+    """RE-AWS-003 fails the bucket through its ACL resource: each format shows
+    the ``acl`` attribute (storage.tf:86) and the bucket (storage.tf:79)."""
+    monkeypatch.chdir(REPO)
+    storage = "examples/terraform/storage.tf"
+    outputs = {}
+    for fmt in ("sarif", "github", "junit", "json"):
+        result = CliRunner().invoke(
+            app, ["scan", "examples/terraform", "--rule", "RE-AWS-003", "-f", fmt]
+        )
+        assert result.exit_code == 1, result.output
+        outputs[fmt] = result.stdout
+    # the results document is the source
+    document = json.loads(outputs["json"])
+    (rule,) = [r for r in document["results"][0]["rule_results"] if r["id"] == "RE-AWS-003"]
+    acl = next(r for r in rule["results"] if r["result_tag"] == "acl" and not r["passed"])
+    by_id = {r["id"]: r for r in acl["resources"]}
+    assert by_id["aws_s3_bucket.site"]["location"]["line"] == 79
+    assert by_id["aws_s3_bucket_acl.site"]["attributes"][0]["location"]["line"] == 86
+
+    log = validate_sarif(outputs["sarif"].encode())
+    sarif_acl = next(r for r in log["runs"][0]["results"] if r["properties"]["resultTag"] == "acl")
+    physical = sarif_acl["locations"][0]["physicalLocation"]
+    assert (physical["artifactLocation"]["uri"], physical["region"]["startLine"]) == (storage, 86)
+    assert sarif_acl["locations"][0]["message"]["text"] == "aws_s3_bucket_acl.site: acl"
+    assert [
+        (r["physicalLocation"]["region"]["startLine"], r["message"]["text"])
+        for r in sarif_acl["relatedLocations"]
+    ] == [(79, "aws_s3_bucket.site")]
+
+    annotations = [
+        decode_command(line) for line in outputs["github"].splitlines() if line.startswith("::")
+    ]
+    (github_acl,) = [c for c in annotations if acl["message"] in c[2]]
+    assert (github_acl[1]["file"], github_acl[1]["line"]) == (storage, "86")
+    assert f"related: aws_s3_bucket.site at {storage}:79:1" in github_acl[2].splitlines()
+
+    root = ET.fromstring(outputs["junit"])
+    failures = [f.text or "" for f in root.iter("failure") if f.get("message") == acl["message"]]
+    (junit_acl,) = failures
+    assert f"location: {storage}:86:3 (aws_s3_bucket_acl.site: acl)" in junit_acl
+    assert f"related: aws_s3_bucket.site at {storage}:79:1" in junit_acl
+
+    # at 120 columns (the CLI's width off a terminal) the location column folds: wider here
+    selected = ScanOptions(selection=RuleSelection(("RE-AWS-003",)))
+    report = scan([Path("examples/terraform")], shipped_rule_files(), selected)
+    rows = table.render(report, width=200).decode().splitlines()
+    at = next(i for i, row in enumerate(rows) if f"{storage}:86:3" in row)
+    assert rows[at].startswith("FAIL")
+    assert re.match(rf" +↳ aws_s3_bucket\.site +{re.escape(storage)}:79:1 +related", rows[at + 1])

@@ -21,12 +21,13 @@ import jsonschema
 import orjson
 import pytest
 from format_fixtures import ODD_MESSAGE, format_inputs, format_rules
+from github_commands import decode_command
 from sarif_schema import SCHEMA_PATH, validate_sarif
 
 from engine.inputs.discovery import ScanInput
 from engine.inputs.state import parse_state
 from engine.results import formats
-from engine.results.building import Result, ResultResource, RuleResults
+from engine.results.building import AttributeRef, Result, ResultResource, RuleResults
 from engine.results.formats import (
     OutputPlanError,
     OutputTarget,
@@ -36,7 +37,16 @@ from engine.results.formats import (
     sarif,
     table,
 )
-from engine.results.formats.view import result_fingerprint, scan_counts, severity_level
+from engine.results.formats.view import (
+    ErrorLocator,
+    SourcePoint,
+    attribute_text,
+    result_fingerprint,
+    result_location,
+    result_places,
+    scan_counts,
+    severity_level,
+)
 from engine.results.ignores import IgnoreEntry, IgnoreList
 from engine.results.report import InputReport, ScanReport
 from engine.rules.metadata import RuleMetadata
@@ -331,25 +341,6 @@ def test_junit_skips_ignored_and_lists_errors(
 # ---------------------------------------------------------------- GitHub
 
 
-def decode_command(line: str) -> tuple[str, dict[str, str], str]:
-    """A workflow command as the Actions runner reads it: name, properties, message."""
-    match = re.fullmatch(r"::(\w+)(?: ([^:]*))?::(.*)", line)
-    assert match, line
-    name, props, message = match.groups()
-
-    def unescape(value: str) -> str:
-        for code, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
-            value = value.replace(code, char)
-        return value
-
-    properties = {}
-    for pair in (props or "").split(","):
-        if pair:
-            key, _, value = pair.partition("=")
-            properties[key] = unescape(value)
-    return name, properties, unescape(message)
-
-
 def test_github_escaping_round_trips() -> None:
     text = "a%b:c,d\r\ne %0A"
     line = github.command("error", text, file="x,y:z.tf", line=3, title=text, col=None)
@@ -393,7 +384,8 @@ def test_github_leaves_ignored_results_out_and_reports_errors(
     assert len(lines) - 1 == len(ignored_report.failing_results()) - 1
     assert lines[-1].endswith("3 passed, 7 failed, 1 ignored, 0 errors")
     broken = github.render(broken_report).decode().splitlines()
-    errors = [decode_command(line) for line in broken if line.startswith("::error title=")]
+    commands = [decode_command(line) for line in broken[:-1]]
+    errors = [c for c in commands if c[0] == "error" and c[1]["title"].startswith("rego-engine")]
     assert any("broken.rego" in message for _, _, message in errors)
 
 
@@ -525,3 +517,175 @@ def test_output_plans(
 def test_output_plans_that_do_not_pair(fmts: list[str], outs: list[str], complaint: str) -> None:
     with pytest.raises(OutputPlanError, match=re.escape(complaint)):
         plan_outputs(fmts, outs, stdout_is_terminal=False)
+
+
+# ---------------------------------------------------------------- related locations
+
+
+def related_report() -> ScanReport:
+    """A bucket failing through a related resource's attribute (as RE-AWS-003
+    does), with a third resource located by its block only."""
+    bucket = ResultResource("r1", "t", "ns", {"filepath": "s.tf", "line": 79, "column": 1})
+    acl = ResultResource(
+        "t_acl.site",
+        "t_acl",
+        "ns",
+        {"filepath": "s.tf", "line": 84, "column": 1},
+        [AttributeRef(("acl",), {"filepath": "s.tf", "line": 86, "column": 3})],
+    )
+    other = ResultResource("Role", "AWS::IAM::Role", "ns", {"filepath": "t.yaml", "line": 4})
+    return hand_report([bucket, acl, other])
+
+
+def test_result_places_prefer_an_attribute_and_name_every_resource() -> None:
+    result = related_report().inputs[0].rule_results[0].results[0]
+    places = result_places(result)
+    assert places.primary is not None
+    assert (str(places.primary.point), places.primary.label) == ("s.tf:86:3", "t_acl.site: acl")
+    assert [(str(p.point), p.label) for p in places.related] == [
+        ("s.tf:79:1", "r1 (t)"),
+        ("t.yaml:4", "Role (AWS::IAM::Role)"),
+    ]
+    assert result_location(result) == SourcePoint("s.tf", 86, 3)
+    # a resource with no attribute path is its own primary place, and has no related one
+    alone = hand_report([ResultResource("r1", "t", "ns", {"filepath": "s.tf", "line": 2})])
+    single = result_places(alone.inputs[0].rule_results[0].results[0])
+    assert single.primary is not None and str(single.primary.point) == "s.tf:2"
+    assert single.related == ()
+
+
+def test_result_places_read_a_list_of_locations_and_nested_paths() -> None:
+    located = ResultResource(
+        "r1",
+        "t",
+        "ns",
+        [{"filepath": "a.yaml", "line": 4}, {"filepath": "b.yaml", "line": 7}],
+        [AttributeRef(("spec", "containers", 0, "image"), None)],
+    )
+    places = result_places(hand_report([located]).inputs[0].rule_results[0].results[0])
+    assert places.primary is not None and str(places.primary.point) == "a.yaml:4"
+    assert [str(p.point) for p in places.related] == ["b.yaml:7"]
+    assert attribute_text(("spec", "containers", 0, "image")) == "spec.containers[0].image"
+
+
+def test_sarif_related_locations() -> None:
+    log = validate_sarif(sarif.render(related_report()))
+    (result,) = log["runs"][0]["results"]
+    (location,) = result["locations"]
+    assert location["physicalLocation"] == {
+        "artifactLocation": {"uri": "s.tf"},
+        "region": {"startLine": 86, "startColumn": 3},
+    }
+    assert location["message"] == {"text": "t_acl.site: acl"}
+    assert location["logicalLocations"][0]["name"] == "r1"
+    assert result["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "s.tf"},
+                "region": {"startLine": 79, "startColumn": 1},
+            },
+            "message": {"text": "r1 (t)"},
+        },
+        {
+            "id": 2,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "t.yaml"},
+                "region": {"startLine": 4},
+            },
+            "message": {"text": "Role (AWS::IAM::Role)"},
+        },
+    ]
+
+
+def test_github_related_locations() -> None:
+    lines = github.render(related_report()).decode().splitlines()
+    name, properties, message = decode_command(lines[0])
+    assert (name, properties["file"], properties["line"], properties["col"]) == (
+        "error",
+        "s.tf",
+        "86",
+        "3",
+    )
+    assert message.splitlines() == [
+        "r1: T",
+        "related: r1 (t) at s.tf:79:1",
+        "related: Role (AWS::IAM::Role) at t.yaml:4",
+    ]
+
+
+def test_junit_related_locations() -> None:
+    root = ET.fromstring(junit.render(related_report()))
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None
+    lines = (failure.text or "").splitlines()
+    at = lines.index("location: s.tf:86:3 (t_acl.site: acl)")
+    assert lines[at + 1 : at + 3] == [
+        "related: r1 (t) at s.tf:79:1",
+        "related: Role (AWS::IAM::Role) at t.yaml:4",
+    ]
+
+
+def test_table_related_sub_rows() -> None:
+    text = table.render(related_report()).decode()
+    rows = text.splitlines()
+    fail = next(i for i, line in enumerate(rows) if line.startswith("FAIL"))
+    assert re.search(r"FAIL +CRITICAL +r1 +s\.tf:86:3 ", rows[fail])
+    assert re.fullmatch(r" +↳ r1 \(t\) +s\.tf:79:1 +related *", rows[fail + 1])
+    assert re.fullmatch(r" +↳ Role \(AWS::IAM::Role\) +t\.yaml:4 +related *", rows[fail + 2])
+
+
+# ---------------------------------------------------------------- error locations
+
+
+@pytest.mark.parametrize(
+    ("error", "point"),
+    [
+        ("dir/main.tf:12: invalid HCL: x", SourcePoint("dir/main.tf", 12)),
+        ("dir with space/a.tf:3:7: bad", SourcePoint("dir with space/a.tf", 3, 7)),
+        ("C:\\work\\a.tf:3: bad", SourcePoint("C:\\work\\a.tf", 3)),
+        ("data.rules.known: r/x.rego:5:23: rego_parse_error: y", SourcePoint("r/x.rego", 5, 23)),
+        ("in/one.tf: cannot read", SourcePoint("in/one.tf")),
+        # a bare prefix that is no known file is not taken for one
+        ("no rules found: a rule is ...", None),
+        ("data.rules.other: r/x.rego:5: y", None),
+        ("in/dir: timeout", None),
+        ("a.tf:0: line zero", None),
+        ("a.tf:12 no separator", None),
+        ("", None),
+    ],
+)
+def test_error_locations(error: str, point: SourcePoint | None) -> None:
+    locator = ErrorLocator(frozenset({"in/one.tf"}), frozenset({"data.rules.known"}))
+    assert locator.locate(error) == point
+
+
+def test_errors_are_placed_in_sarif_and_github(broken_report: ScanReport, tree: Path) -> None:
+    broken = str(tree / "with_broken" / "rules" / "broken.rego")
+    log = validate_sarif(sarif.render(broken_report))
+    notifications = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    located = [n for n in notifications if "broken.rego" in n["message"]["text"]]
+    assert located
+    for notification in located:
+        assert notification["locations"] == [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": Path(broken).as_uri()},
+                    "region": {"startLine": 5, "startColumn": 23},
+                }
+            }
+        ]
+    errors = [
+        decode_command(line)
+        for line in github.render(broken_report).decode().splitlines()
+        if line.startswith("::error") and "broken.rego" in line
+    ]
+    assert errors
+    for _, properties, _ in errors:
+        assert (properties["file"], properties["line"], properties["col"]) == (broken, "5", "23")
+    unplaced = ScanReport(errors=["no rules found: a rule is a package"])
+    assert github.render(unplaced).decode().splitlines()[0] == (
+        "::error title=rego-engine::no rules found: a rule is a package"
+    )
+    notification = json.loads(sarif.render(unplaced))["runs"][0]["invocations"][0]
+    assert "locations" not in notification["toolExecutionNotifications"][0]

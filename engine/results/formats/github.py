@@ -2,19 +2,23 @@
 
 ``::error file=F,line=L,col=C,title=T::message``, the command chosen by the
 result's severity (error for critical and high, warning for medium and
-unknown words, notice for low), values escaped as the Actions runner
-decodes them. Ignored results are not annotated. Scan and rule errors are
-``::error`` without a file, warnings ``::warning``; a plain summary line ends
-the output.
+unknown words, notice for low), placed at the result's primary location,
+values escaped as the Actions runner decodes them. The message ends with a
+``related: <resource> at <file:line>`` line for each other located part of
+the result. Ignored results are not annotated. Scan and rule errors are
+``::error``, warnings ``::warning``, with ``file``/``line`` when the message
+starts with a location; a plain summary line ends the output.
 """
 
 from __future__ import annotations
 
 from engine.results.formats.view import (
+    ErrorLocator,
+    SourcePoint,
     by_rule,
     input_file,
     resource_label,
-    result_location,
+    result_places,
     scan_counts,
     severity_level,
     unlisted_rule_errors,
@@ -41,6 +45,15 @@ def command(name: str, message: str, **properties: str | int | None) -> str:
     return f"{head}::{escape_data(message)}"
 
 
+def located(name: str, message: str, point: SourcePoint | None, title: str) -> str:
+    """A command placed at ``point`` (file, line and column as far as known)."""
+    if point is None:
+        return command(name, message, title=title)
+    return command(
+        name, message, file=point.filepath, line=point.line, col=point.column, title=title
+    )
+
+
 def render(report: ScanReport) -> bytes:
     """The annotations of a scan, one per line."""
     lines: list[str] = []
@@ -48,11 +61,13 @@ def render(report: ScanReport) -> bytes:
         for scan_input, result in group.results():
             if result.passed or result.ignored:
                 continue
-            point = result_location(result)
+            places = result_places(result)
+            point = places.primary.point if places.primary is not None else None
             filepath = point.filepath if point is not None else input_file(scan_input)
             message = f"{resource_label(result)}: {result.message or group.metadata.title}"
             if result.remediation:
                 message += f"\n{result.remediation}"
+            message += "".join(f"\nrelated: {p.label} at {p.point}" for p in places.related)
             lines.append(
                 command(
                     COMMAND_BY_LEVEL[severity_level(result.severity)],
@@ -65,11 +80,17 @@ def render(report: ScanReport) -> bytes:
                     else group.heading,
                 )
             )
-    lines += [command("error", e, title="rego-engine") for e in report.errors]
+    locate = ErrorLocator.of(report).locate
+    lines += [located("error", e, locate(e), "rego-engine") for e in report.errors]
     lines += [
-        command("error", f"{scan_input.name}: {error}", title=f"rego-engine: {package}")
+        located(
+            "error",
+            f"{scan_input.name}: {error}",
+            locate(error),
+            f"rego-engine: {package}",
+        )
         for scan_input, package, error in unlisted_rule_errors(report)
     ]
-    lines += [command("warning", w, title="rego-engine") for w in report.warnings]
+    lines += [located("warning", w, locate(w), "rego-engine") for w in report.warnings]
     lines.append(f"rego-engine: {scan_counts(report).line()}")
     return ("\n".join(lines) + "\n").encode()

@@ -2,7 +2,9 @@
 
 A ``testsuite`` per rule (named ``ID: title``), a ``testcase`` per result
 (named by resource id and result tag, classed by input): a ``failure`` for a
-failing result, ``skipped`` for an ignored one. A rule's error on an input
+failing result, its text giving the primary location and a ``related:``
+line for each other located part of the result, ``skipped`` for an ignored
+one. A rule's error on an input
 is a testcase with an ``error``; errors outside any rule are testcases of a
 suite named ``rego-engine``.
 """
@@ -15,7 +17,7 @@ import xml.etree.ElementTree as ET
 from engine.results.formats.view import (
     by_rule,
     resource_label,
-    result_location,
+    result_places,
     unlisted_rule_errors,
 )
 from engine.results.report import ScanReport
@@ -71,9 +73,10 @@ def render(report: ScanReport) -> bytes:
                 )
                 details = [f"rule: {group.heading} ({group.package})"]
                 details.append(f"resource: {resource_label(result)} ({result.resource_type})")
-                location = result_location(result)
-                if location is not None:
-                    details.append(f"location: {location}")
+                places = result_places(result)
+                if places.primary is not None:
+                    details.append(f"location: {places.primary.point} ({places.primary.label})")
+                details += [f"related: {p.label} at {p.point}" for p in places.related]
                 if result.severity:
                     details.append(f"severity: {result.severity}")
                 if result.remediation:

@@ -4,10 +4,13 @@ One run; the driver lists one ``reportingDescriptor`` per rule (id, name,
 short and full description, help, default level and GitHub's
 ``security-severity`` from the metadata). Every failing result is a SARIF
 result with its ``ruleId``, a level mapped from its severity, its message, a
-physical location (file, line, column) when its resources are located, a
-logical location naming the resource, and a ``partialFingerprints`` entry
-hashed from the result identity. Ignored results carry a suppression with
-the ignore entry's reason. Scan and rule errors are tool notifications.
+physical location (file, line, column: the first attribute path's when the
+result names any, else its resource's) when its resources are located, a
+logical location naming the resource, ``relatedLocations`` for the result's
+other located resources and attribute paths (each with a message naming
+it), and a ``partialFingerprints`` entry hashed from the result identity.
+Ignored results carry a suppression with the ignore entry's reason. Scan
+and rule errors are tool notifications, located when they start with one.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from urllib.parse import quote
 from engine.inputs.discovery import ScanInput
 from engine.results.building import Result
 from engine.results.formats.view import (
+    ErrorLocator,
     RuleGroup,
     SourcePoint,
     by_rule,
     input_file,
     result_fingerprint,
-    result_location,
+    result_places,
     severity_level,
     unlisted_rule_errors,
 )
@@ -156,11 +160,14 @@ def _result(
             (result.resource_namespace, result.resource_type, result.resource_id)
         )
     location: dict[str, Any] = {"logicalLocations": [logical]}
-    point = result_location(result)
+    places = result_places(result)
+    point = places.primary.point if places.primary is not None else None
     if point is None and input_file(scan_input) is not None:
         point = SourcePoint(str(input_file(scan_input)))
     if point is not None:
         location["physicalLocation"] = _physical(point)
+    if places.primary is not None:
+        location["message"] = {"text": places.primary.label}
     out: dict[str, Any] = {
         "ruleId": rule_id,
         "ruleIndex": rule_index,
@@ -177,6 +184,11 @@ def _result(
             "severity": result.severity,
         },
     }
+    if places.related:
+        out["relatedLocations"] = [
+            {"id": n, "physicalLocation": _physical(p.point), "message": {"text": p.label}}
+            for n, p in enumerate(places.related, start=1)
+        ]
     if result.remediation:
         out["properties"]["remediation"] = result.remediation
     if result.ignored:
@@ -187,23 +199,26 @@ def _result(
     return out
 
 
+def _notification(level: str, text: str, point: SourcePoint | None) -> dict[str, Any]:
+    notification: dict[str, Any] = {"level": level, "message": {"text": text}}
+    if point is not None:
+        notification["locations"] = [{"physicalLocation": _physical(point)}]
+    return notification
+
+
 def _invocation(report: ScanReport, groups: list[RuleGroup], ids: list[str]) -> dict[str, Any]:
-    notifications: list[dict[str, Any]] = [
-        {"level": "error", "message": {"text": error}} for error in report.errors
-    ]
+    locate = ErrorLocator.of(report).locate
+    notifications = [_notification("error", e, locate(e)) for e in report.errors]
     index_of = {g.package: i for i, g in enumerate(groups)}
     for scan_input, package, error in unlisted_rule_errors(report):
-        notification: dict[str, Any] = {
-            "level": "error",
-            "message": {"text": f"{scan_input.name}: {package}: {error}"},
-        }
+        notification = _notification(
+            "error", f"{scan_input.name}: {package}: {error}", locate(error)
+        )
         if package in index_of:
             position = index_of[package]
             notification["associatedRule"] = {"id": ids[position], "index": position}
         notifications.append(notification)
-    notifications += [
-        {"level": "warning", "message": {"text": warning}} for warning in report.warnings
-    ]
+    notifications += [_notification("warning", w, locate(w)) for w in report.warnings]
     return {
         "executionSuccessful": not report.has_errors,
         "toolExecutionNotifications": notifications,

@@ -3,7 +3,9 @@ summary line with the scan's counts.
 
 Each rule is a heading (severity, id, title, package) followed by its
 failing, ignored and errored results (passing ones are counted, not listed)
-and its counts. Severity words are matched case-insensitively.
+and its counts. A result's row shows its primary location; a dim sub-row
+under it gives each other located resource or attribute path. Severity
+words are matched case-insensitively.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from engine.results.formats.view import (
     by_rule,
     input_file,
     resource_label,
-    result_location,
+    result_places,
     scan_counts,
     unlisted_rule_errors,
 )
@@ -71,8 +73,11 @@ def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
     for scan_input, result in group.results():
         if result.passed and not result.ignored:
             continue
-        point = result_location(result)
-        where = str(point) if point is not None else (input_file(scan_input) or scan_input.name)
+        places = result_places(result)
+        if places.primary is not None:
+            where = str(places.primary.point)
+        else:
+            where = input_file(scan_input) or scan_input.name
         if result.ignored:
             status = Text("IGNORED", style="dim")
             message = Text(
@@ -88,6 +93,14 @@ def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
             Text(printable(where)),
             message,
         )
+        for place in places.related:
+            table.add_row(
+                Text(""),
+                Text(""),
+                Text(printable(f"↳ {place.label}"), style="dim"),
+                Text(printable(str(place.point)), style="dim"),
+                Text("related", style="dim"),
+            )
     for input_name, error in rule_errors:
         table.add_row(
             Text("ERROR", style="bold magenta"),

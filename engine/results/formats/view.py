@@ -1,5 +1,6 @@
 """What every output format shows of a scan: results grouped by rule, where a
-result is written, its identity, severity levels and the scan's counts.
+result is written (its primary and related places), where an error message
+says it happened, a result's identity, severity levels and the scan's counts.
 
 Pure functions over a :class:`~engine.results.report.ScanReport`.
 """
@@ -7,6 +8,7 @@ Pure functions over a :class:`~engine.results.report.ScanReport`.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,41 +98,151 @@ class SourcePoint:
         return out
 
 
-def _point(location: Any) -> SourcePoint | None:
-    if not isinstance(location, dict):
-        return None
-    path = location.get("filepath")
-    if not isinstance(path, str) or not path:
-        return None
-    line = location.get("line")
-    column = location.get("column")
-    good_line = isinstance(line, int) and not isinstance(line, bool) and line >= 1
-    good_column = isinstance(column, int) and not isinstance(column, bool) and column >= 1
-    return SourcePoint(
-        path, line if good_line else None, column if good_line and good_column else None
-    )
+def _points(location: Any) -> list[SourcePoint]:
+    """The places a location value names: one dict, or a list of them (a State
+    resource's ``meta.location``); anything without a file path is left out."""
+    found: list[SourcePoint] = []
+    for item in location if isinstance(location, list) else [location]:
+        if not isinstance(item, dict):
+            continue
+        path = item.get("filepath")
+        if not isinstance(path, str) or not path:
+            continue
+        line = item.get("line")
+        column = item.get("column")
+        good_line = isinstance(line, int) and not isinstance(line, bool) and line >= 1
+        good_column = isinstance(column, int) and not isinstance(column, bool) and column >= 1
+        found.append(
+            SourcePoint(
+                path, line if good_line else None, column if good_line and good_column else None
+            )
+        )
+    return found
+
+
+def attribute_text(path: tuple[Any, ...]) -> str:
+    """An attribute path as written in messages: ``spec.containers[0].image``."""
+    out = ""
+    for step in path:
+        if isinstance(step, int) and not isinstance(step, bool):
+            out += f"[{step}]"
+        else:
+            out += f".{step}" if out else str(step)
+    return out
+
+
+@dataclass(frozen=True)
+class Place:
+    """A located part of a result: a resource, or one attribute path of it."""
+
+    point: SourcePoint
+    resource_id: str
+    resource_type: str
+    attribute: tuple[Any, ...] | None = None
+
+    @property
+    def label(self) -> str:
+        """The resource (with its type when its id does not start with it),
+        then the attribute path: ``aws_s3_bucket_acl.site: acl``."""
+        rid, rtype = self.resource_id, self.resource_type
+        name = rid or rtype
+        if rid and rtype and not rid.startswith(f"{rtype}."):
+            name = f"{rid} ({rtype})"
+        if self.attribute is not None:
+            return f"{name}: {attribute_text(self.attribute)}"
+        return name
+
+
+@dataclass(frozen=True)
+class ResultPlaces:
+    """Where a result is shown (``primary``) and every other located part of it."""
+
+    primary: Place | None
+    related: tuple[Place, ...] = ()
+
+
+def result_places(result: Result) -> ResultPlaces:
+    """Every location the result's resources carry, the primary one first.
+
+    The primary place is the first located attribute path (those of the
+    result's own resource first), else the result's resource, else the first
+    located resource. Each resource appears once among the rest: by its
+    located attribute paths when it has any, else by its own location; places
+    equal to the primary point are left out.
+    """
+    key = (result.resource_namespace, result.resource_type, result.resource_id)
+    primary_resources = [r for r in result.resources if (r.namespace, r.type, r.id) == key]
+    ordered = primary_resources + [r for r in result.resources if r not in primary_resources]
+    attributes: list[Place] = []
+    shown: list[Place] = []
+    for resource in ordered:
+        own = [
+            Place(point, resource.id, resource.type, tuple(attribute.path))
+            for attribute in resource.attributes
+            for point in _points(attribute.location)
+        ]
+        attributes += own
+        shown += own or [Place(p, resource.id, resource.type) for p in _points(resource.location)]
+    if attributes:
+        primary: Place | None = attributes[0]
+    else:
+        primary = shown[0] if shown else None
+    related: list[Place] = []
+    seen = {primary.point} if primary is not None else set()
+    for place in shown:
+        if place.point not in seen:
+            seen.add(place.point)
+            related.append(place)
+    return ResultPlaces(primary, tuple(related))
 
 
 def result_location(result: Result) -> SourcePoint | None:
-    """Where a result is best shown: the first located attribute of its primary
-    resource, else the primary resource, else the first located resource."""
-    primary = [
-        r
-        for r in result.resources
-        if (r.namespace, r.type, r.id)
-        == (result.resource_namespace, result.resource_type, result.resource_id)
-    ]
-    others = [r for r in result.resources if r not in primary]
-    for resource in primary:
-        for attribute in resource.attributes:
-            found = _point(attribute.location)
-            if found is not None:
-                return found
-    for resource in (*primary, *others):
-        found = _point(resource.location)
-        if found is not None:
-            return found
-    return None
+    """The point of the result's primary place (:func:`result_places`)."""
+    primary = result_places(result).primary
+    return primary.point if primary is not None else None
+
+
+ERROR_LOCATION = re.compile(
+    r"(?P<path>(?:[A-Za-z]:[\\/])?[^:\n]+?)"
+    r"(?::(?P<line>[1-9][0-9]*)(?::(?P<column>[1-9][0-9]*))?)?: "
+)
+"""An error message's leading ``path[:line[:column]]: ``."""
+
+
+@dataclass(frozen=True)
+class ErrorLocator:
+    """Finds where a scan's error messages say they happened.
+
+    ``path:line: message`` and ``path:line:column: message`` are located
+    wherever the path points; ``path: message`` only when ``path`` is one of
+    ``files`` (a bare prefix may name an input directory or anything else).
+    A leading ``package: `` of one of ``packages`` (a rule's compile error)
+    is passed over first.
+    """
+
+    files: frozenset[str] = frozenset()
+    packages: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, report: ScanReport) -> ErrorLocator:
+        """The locator of a report: its inputs' files and its rules' packages."""
+        return cls(
+            frozenset(f for i in report.inputs for f in i.input.source_files),
+            frozenset(rule.package for i in report.inputs for rule in i.rule_results),
+        )
+
+    def locate(self, error: str) -> SourcePoint | None:
+        """The place ``error`` starts with, or None when it starts with none."""
+        package, sep, rest = error.partition(": ")
+        if sep and package in self.packages:
+            error = rest
+        match = ERROR_LOCATION.match(error)
+        if match is None:
+            return None
+        path, line, column = match.group("path", "line", "column")
+        if line is None:
+            return SourcePoint(path) if path in self.files else None
+        return SourcePoint(path, int(line), int(column) if column is not None else None)
 
 
 def input_file(scan_input: ScanInput) -> str | None:
