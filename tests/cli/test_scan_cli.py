@@ -261,7 +261,8 @@ def test_output_file_holds_what_stdout_would(tmp_path: Path, broken_rules: Path)
 
 
 def test_unwritable_output_file_exits_2(tmp_path: Path, rules: Path) -> None:
-    out = tmp_path / "missing-dir" / "results.json"
+    (tmp_path / "a-file").write_text("not a directory")
+    out = tmp_path / "a-file" / "results.json"
     result = invoke(input_file(tmp_path, CLEAN_STATE), "-d", rules, "--output", out)
     assert result.exit_code == 2
     assert "results.json" in result.stderr

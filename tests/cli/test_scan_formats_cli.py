@@ -170,8 +170,9 @@ def test_formats_and_outputs_that_do_not_pair_exit_2(
 def test_an_unwritable_output_does_not_stop_the_others(tmp_path: Path) -> None:
     args = scenario(tmp_path, "failing")
     good = tmp_path / "good.json"
+    (tmp_path / "a-file").write_text("not a directory")
     result = invoke(
-        *args, "-f", "sarif", "-o", tmp_path / "missing" / "x.sarif", "-f", "json", "-o", good
+        *args, "-f", "sarif", "-o", tmp_path / "a-file" / "x.sarif", "-f", "json", "-o", good
     )
     assert result.exit_code == 2
     assert "x.sarif" in result.stderr

@@ -13,11 +13,10 @@ import pytest
 from oracle import needs_opa
 from typer.testing import CliRunner
 
-from engine.cli import rules as rules_cli
-from engine.cli import scan as scan_cli
 from engine.cli.main import app
 from engine.core.paths import PRECOMPILED_PACK, REPO_ROOT
 from engine.evaluation import bundle as bundle_module
+from engine.evaluation import shipped_pack
 from engine.evaluation.bundle import build_bundle, bundle_abi
 from engine.evaluation.shipped_pack import precompiled_pack
 
@@ -72,7 +71,7 @@ def test_scan_without_d_runs_the_precompiled_pack(
     custom_pack: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(REPO_ROOT)
-    monkeypatch.setattr(scan_cli, "precompiled_pack", lambda: precompiled_pack(custom_pack))
+    monkeypatch.setattr(shipped_pack, "precompiled_pack", lambda: precompiled_pack(custom_pack))
     result = CliRunner().invoke(app, ["scan", "examples/terraform", "-f", "json"])
     assert result.exit_code == 1, result.output
     ran = {rr["id"] for r in json.loads(result.stdout)["results"] for rr in r["rule_results"]}
@@ -85,7 +84,7 @@ def test_scan_without_d_compiles_the_shipped_rules_when_the_pack_is_stale(
 ) -> None:
     monkeypatch.chdir(REPO_ROOT)
     monkeypatch.setattr(bundle_module, "engine_version", lambda: "0.0.9")
-    monkeypatch.setattr(scan_cli, "precompiled_pack", lambda: precompiled_pack(custom_pack))
+    monkeypatch.setattr(shipped_pack, "precompiled_pack", lambda: precompiled_pack(custom_pack))
     result = CliRunner().invoke(app, ["scan", "examples/terraform", "-f", "json"])
     assert result.exit_code == 1, result.output
     ran = {rr["id"] for r in json.loads(result.stdout)["results"] for rr in r["rule_results"]}
@@ -96,7 +95,7 @@ def test_scan_without_d_compiles_the_shipped_rules_when_the_pack_is_stale(
 def test_rules_without_d_lists_the_precompiled_pack(
     custom_pack: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rules_cli, "precompiled_pack", lambda: precompiled_pack(custom_pack))
+    monkeypatch.setattr(shipped_pack, "precompiled_pack", lambda: precompiled_pack(custom_pack))
     result = CliRunner().invoke(app, ["rules", "-f", "json"])
     assert result.exit_code == 0, result.output
     assert "EXAMPLE_001" in result.stdout and "RE-AWS-001" not in result.stdout

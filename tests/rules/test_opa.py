@@ -96,7 +96,7 @@ def test_rules_compile_with_an_opa_of_another_version_from_path(
     sources = PolicySources(rego_files=[rule])
     assert opa.find_opa() == opa.Opa(fake, "v1.22.1")
     # Modules are cached per compiler version: this one is not the pinned compiler's.
-    assert compiler._opa_identity() == "opa:v1.22.1"
+    assert compiler.opa_identity() == "opa:v1.22.1"
     policy = compile_policy(sources, ["p/x"])
     assert policy.wasm.startswith(b"\0asm")
     assert list((tmp_path / "cache" / "modules").rglob("*"))
