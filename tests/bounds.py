@@ -1,4 +1,5 @@
-"""Measuring that a bound held: wall time and peak resident memory of a block.
+"""Measuring that a bound held: wall time and peak resident memory of a block,
+or of a subprocess run under an address-space cap and a timeout.
 
 Peak RSS is sampled from ``/proc/self/statm`` by a thread every few
 milliseconds, so it sees Wasm memory and Python allocations alike.
@@ -7,11 +8,15 @@ milliseconds, so it sees Wasm memory and Python allocations alike.
 from __future__ import annotations
 
 import os
+import resource
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 MIB = 1024 * 1024
@@ -57,3 +62,55 @@ def measured() -> Iterator[Measured]:
         done.set()
         sampler.join()
         result.peak_growth = max(peak[0], rss_bytes()) - base
+
+
+@dataclass
+class Bounded:
+    """A command run under an address-space cap: its exit code, output and time."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def _cap(memory_mib: int) -> Callable[[], None]:
+    def apply() -> None:
+        limit = memory_mib * MIB
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def run_bounded(
+    args: Sequence[str], *, memory_mib: int, timeout: float, cwd: Path | None = None
+) -> Bounded:
+    """Run ``python args...`` in a subprocess under ``RLIMIT_AS`` of ``memory_mib``
+    and a wall-clock ``timeout``: a probe that regresses fails its test (an
+    error, or this raising) instead of taking the machine down."""
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            preexec_fn=_cap(memory_mib),
+            cwd=cwd,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"still running after {timeout} s: {' '.join(args)[:200]}") from None
+    return Bounded(done.returncode, done.stdout, done.stderr, time.perf_counter() - started)
+
+
+def run_engine_bounded(
+    args: Sequence[str], *, memory_mib: int, timeout: float, cwd: Path | None = None
+) -> Bounded:
+    """``rego-engine args...`` (as ``python -m engine``) under :func:`run_bounded`."""
+    return run_bounded(["-m", "engine", *args], memory_mib=memory_mib, timeout=timeout, cwd=cwd)
+
+
+WASM_RESERVATION_MIB = 4160
+"""Address space wasmtime reserves for one Wasm memory (4 GiB and its guard
+pages), never touched: a cap on a run that evaluates rules must leave room for it."""

@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from engine.core.paths import display_path
-from engine.inputs.loaders.limits import check_yaml_stream, too_deep_message
+from engine.inputs.loaders.limits import load_yaml_document, too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.compiler import compile_policy, entrypoint_for_ref
 from engine.rules.sources import RegoFile, SourceError, load_sources
@@ -21,8 +21,6 @@ _WRAPPER_FILE = "<eval query>"
 """A rule ``result := <ref>`` compiled with the sources, so any reference (rule,
 package or data document) becomes an entrypoint, and an undefined one is simply
 undefined, as in ``opa eval``."""
-
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -41,8 +39,7 @@ def read_input(path: Path) -> bytes:
         raise SourceError(display_path(path), exc.strerror or str(exc)) from None
     if path.suffix in (".yaml", ".yml"):
         try:
-            check_yaml_stream(raw)  # libyaml's composer would overflow the C stack
-            doc = yaml.load(raw, Loader=_YamlLoader)
+            doc = load_yaml_document(raw)  # within the nesting and alias limits
         except LoaderError as exc:
             raise SourceError(display_path(path), exc.message, exc.line) from None
         except yaml.YAMLError as exc:

@@ -23,14 +23,12 @@ import yaml
 
 from engine.core.confined_files import read_confined
 from engine.core.paths import display_path
-from engine.inputs.loaders.limits import check_yaml_stream, too_deep_message
+from engine.inputs.loaders.limits import load_yaml_document, too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.rego_version import detect_rego_version
 
 REGO_SUFFIXES = frozenset({".rego"})
 DATA_SUFFIXES = frozenset({".json", ".yaml", ".yml"})
-
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class SourceError(Exception):
@@ -98,8 +96,7 @@ def parse_data_document(path: Path, text: str) -> Any:
         except RecursionError:
             raise SourceError(display_path(path), too_deep_message()) from None
     try:
-        check_yaml_stream(text)  # libyaml's composer would overflow the C stack
-        return yaml.load(text, Loader=_YamlLoader)
+        return load_yaml_document(text)  # within the nesting and alias limits
     except LoaderError as exc:
         raise SourceError(display_path(path), exc.message, exc.line) from None
     except yaml.YAMLError as exc:

@@ -681,8 +681,10 @@ class PolicyInstance:
         self.store.set_epoch_deadline(ticks)
         try:
             self._call("eval", ctx)
-        except EvalTimeout:
-            raise EvalTimeout(self.limits.time_message(seconds)) from None
+        except EvalTimeout as exc:
+            builtin = str(exc).partition(" in builtin ")[2]  # which host builtin ran past it
+            where = f" in builtin {builtin}" if builtin else ""
+            raise EvalTimeout(self.limits.time_message(seconds) + where) from None
         finally:
             self.store.set_epoch_deadline(_NO_DEADLINE)
             reset_context(token)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from bounds import MIB, measured
+from bounds import MIB, WASM_RESERVATION_MIB, measured, run_engine_bounded
 from scan_fixtures import ACL_RULE, state, write, write_json
 from typer.testing import CliRunner, Result
 
@@ -653,3 +653,223 @@ def test_module_cycles_are_errors_naming_the_call(tmp_path: Path, rules: Path, s
             for name, why in calls.items()
         ), error
     assert set(_bucket_results(result)) >= {f"aws_s3_bucket.{name}" for name in calls}
+
+
+# ---------------------------------------------------------------- loading under a memory cap
+
+
+def _arm(properties: dict[str, object]) -> str:
+    return json.dumps(
+        {
+            "$schema": "https://schema.management.azure.com/schemas/2019-04-01/"
+            "deploymentTemplate.json#",
+            "contentVersion": "1.0.0.0",
+            "resources": [
+                {
+                    "type": "Microsoft.Storage/storageAccounts",
+                    "apiVersion": "2021-01-01",
+                    "name": "s",
+                    "properties": properties,
+                }
+            ],
+        }
+    )
+
+
+def _cfn_join_of_refs(count: int, size: int) -> str:
+    return json.dumps(
+        {
+            "Parameters": {"Big": {"Type": "String", "Default": "x" * size}},
+            "Resources": {
+                "B": {
+                    "Type": "AWS::S3::Bucket",
+                    "Properties": {"BucketName": {"Fn::Join": ["", [{"Ref": "Big"}] * count]}},
+                }
+            },
+        }
+    )
+
+
+def _cfn_refs(count: int, size: int) -> str:
+    return json.dumps(
+        {
+            "Parameters": {"Big": {"Type": "String", "Default": "x" * size}},
+            "Resources": {
+                "B": {"Type": "AWS::S3::Bucket", "Properties": {"Tags": [{"Ref": "Big"}] * count}}
+            },
+        }
+    )
+
+
+LOAD_CAP_MIB = 1024
+"""The address space a loading probe may use (the engine alone takes about 150 MiB)."""
+
+BUDGET = "took more than 10,000,000 steps"
+
+BOUNDED_LOADS: dict[str, tuple[str, str, str]] = {
+    # case: (file name, content, the message after "file: ")
+    "hcl_replace_amplifies": (
+        "tf/main.tf",
+        'locals {\n  s = format("%65536s", "")\n}\n'
+        'resource "aws_s3_bucket" "b" {\n  acl = replace(local.s, " ", local.s)\n}\n',
+        f"evaluating the configuration {BUDGET}",
+    ),
+    "hcl_join_of_references": (
+        "tf/main.tf",
+        'locals {\n  s = format("%1000000s", "")\n}\n'
+        'resource "aws_s3_bucket" "b" {\n  acl = join(",", [' + ", ".join(["local.s"] * 2000)
+        + "])\n}\n",
+        f"evaluating the configuration {BUDGET}",
+    ),
+    "arm_padleft": (
+        "arm.json",
+        _arm({"n": "[padLeft('x', 3000000000)]"}),
+        f"evaluating the template's expressions {BUDGET}",
+    ),
+    "arm_replace_amplifies": (
+        "arm.json",
+        _arm({"n": "[replace(padLeft('', 65536, 'a'), 'a', padLeft('', 65536, 'b'))]"}),
+        f"evaluating the template's expressions {BUDGET}",
+    ),
+    "cfn_join_of_refs": (
+        "cfn.json",
+        _cfn_join_of_refs(2000, 1_000_000),
+        f"evaluating the template's intrinsic functions {BUDGET}",
+    ),
+    "cfn_refs_copied": (
+        "cfn.json",
+        _cfn_refs(2000, 1_000_000),
+        f"evaluating the template's intrinsic functions {BUDGET}",
+    ),
+}
+
+
+def _state_in_subprocess(directory: Path) -> tuple[list[str], list[dict[str, object]]]:
+    """``rego-engine state`` of ``directory`` under the memory cap: its error lines
+    and the States it printed."""
+    done = run_engine_bounded(["state", str(directory)], memory_mib=LOAD_CAP_MIB, timeout=120)
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr, done.stderr
+    return done.stderr.splitlines(), json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("case", sorted(BOUNDED_LOADS))
+def test_loading_is_bounded_before_values_are_built(tmp_path: Path, case: str) -> None:
+    """Functions whose result outgrows their arguments charge the evaluation
+    budget before they build it: the probe ends in an error naming the file and
+    the budget, under a 1 GiB address-space cap (each built 2 to 7 GB)."""
+    name, content, message = BOUNDED_LOADS[case]
+    directory = tmp_path / "in"
+    write_json(directory / "good.json", GOOD)
+    write(directory / name, content)
+    errors, states = _state_in_subprocess(directory)
+    shown = display_path(directory / name)
+    assert len(errors) == 1, errors
+    assert errors[0].startswith((f"{shown}:", f"{Path(shown).parent}:")), errors
+    assert message in errors[0], errors
+    assert [list(s["resources"]["aws_s3_bucket"]) for s in states] == [  # type: ignore[index]
+        ["aws_s3_bucket.g"]
+    ]
+
+
+def test_hcl_regular_expressions_run_in_linear_time(tmp_path: Path) -> None:
+    """``regex``, ``regexall`` and ``replace`` with ``/.../`` are RE2: a pattern
+    that backtracks exponentially in Python's ``re`` (``(a+)+$`` on 40 a's and
+    a b ran past 60 s) is answered at once, with Terraform's values."""
+    subject = "a" * 40 + "b"
+    write(
+        tmp_path / "in" / "main.tf",
+        'resource "aws_s3_bucket" "b" {\n'
+        f'  a = regexall("(a+)+$", "{subject}")\n'
+        f'  b = regex("(a+)+$", "{"a" * 40}")\n'
+        f'  c = replace("{subject}", "/(a+)+$/", "x")\n'
+        '  d = replace("xaax", "/(?P<n>a+)/", "[$n]")\n'
+        '  e = regex("(?P<k>[a-z]+)=(?P<v>[0-9]+)", "id=42")\n'
+        '  f = regex("(?=lookahead)", "x")\n'
+        "}\n",
+    )
+    done = run_engine_bounded(
+        ["state", str(tmp_path / "in")], memory_mib=LOAD_CAP_MIB, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.seconds < 30, done.seconds
+    (document,) = json.loads(done.stdout)
+    attributes = document["resources"]["aws_s3_bucket"]["aws_s3_bucket.b"]["attributes"]
+    assert attributes == {
+        "a": [],
+        "b": ["a" * 40],
+        "c": subject,
+        "d": "x[aa]x",
+        "e": {"k": "id", "v": "42"},
+        "f": None,  # not RE2 syntax (Terraform refuses it too)
+    }
+
+
+def test_functions_within_the_budget_keep_their_values(tmp_path: Path) -> None:
+    """Control: the same functions on ordinary sizes give their values."""
+    write(
+        tmp_path / "in" / "tf" / "main.tf",
+        'locals {\n  s = format("%4s", "")\n}\n'
+        'resource "aws_s3_bucket" "b" {\n  acl = replace(local.s, " ", "ab")\n'
+        '  j = join("-", [local.s, "x"])\n  k = jsonencode([local.s])\n}\n',
+    )
+    write(
+        tmp_path / "in" / "arm.json",
+        _arm({"p": "[padLeft('7', 3, '0')]", "r": "[replace('aXa', 'a', 'bb')]"}),
+    )
+    write(tmp_path / "in" / "cfn.json", _cfn_join_of_refs(3, 2))
+    done = run_engine_bounded(
+        ["state", str(tmp_path / "in")], memory_mib=LOAD_CAP_MIB, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    attributes = {
+        key: entry["attributes"]
+        for document in json.loads(done.stdout)
+        for resources in document["resources"].values()
+        for key, entry in resources.items()
+    }
+    assert attributes["aws_s3_bucket.b"] == {
+        "acl": "abababab",
+        "j": "    -x",
+        "k": '["    "]',
+    }
+    assert attributes["Microsoft.Storage/storageAccounts/s"]["properties"] == {
+        "p": "007",
+        "r": "bbXbb",
+    }
+    assert attributes["B"]["BucketName"] == "xxxxxx"
+
+
+def test_a_yaml_alias_bomb_as_a_data_document_is_refused(tmp_path: Path) -> None:
+    """A 478-byte "billion laughs" beside the rules (it took 6 GB): refused
+    naming the file and go-yaml's alias limit; the rules still run."""
+    rules = tmp_path / "rules"
+    write(rules / "acl.rego", ACL_RULE)
+    bomb = write(rules / "config" / "lol.yaml", _billion_laughs())
+    write_json(tmp_path / "in" / "good.json", GOOD)
+    done = run_engine_bounded(
+        ["scan", str(tmp_path / "in"), "-d", str(rules)],
+        memory_mib=WASM_RESERVATION_MIB + LOAD_CAP_MIB,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(f"error: {display_path(bomb)}: YAML aliases expand"), errors
+    assert "a 'billion laughs' document; aliases may make up" in errors[0], errors
+    (entry,) = json.loads(done.stdout)["results"]
+    assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
+
+
+def test_a_yaml_alias_bomb_as_an_eval_input_is_refused(tmp_path: Path) -> None:
+    rules = write(tmp_path / "rules" / "p.rego", "package p\nimport rego.v1\n\nx := input\n")
+    bomb = write(tmp_path / "lol.yaml", _billion_laughs())
+    done = run_engine_bounded(
+        ["eval", "data.p.x", "-d", str(rules.parent), "-i", str(bomb)],
+        memory_mib=WASM_RESERVATION_MIB + LOAD_CAP_MIB,
+        timeout=120,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert f"{display_path(bomb)}: YAML aliases expand" in done.stderr, done.stderr
+    assert "a 'billion laughs' document" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -214,6 +214,12 @@ SCOPE = TemplateScope(
         ("[copyIndex()]", None),
         ("[div(7, 0)]", None),
         ("[mod(-7, 2)]", -1),
+        ("[mul(3037000499, 3037000499)]", 9223372030926249001),
+        ("[mul(4611686018427387904, 4)]", None),  # past 64 bits, as ARM
+        ("[add(9223372036854775807, 1)]", None),
+        ("[sub(-9223372036854775808, 0)]", -9223372036854775808),
+        ("[replace('a.b.c', '.', '--')]", "a--b--c"),
+        ("[padLeft('ab', 5, '*')]", "***ab"),
         ("[toLower(1)]", None),
         ("[unknownFunction(1)]", None),
         ("[concat('a'", "[concat('a'"),

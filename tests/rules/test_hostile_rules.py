@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bounds import MIB, measured
+from bounds import MIB, WASM_RESERVATION_MIB, measured, run_engine_bounded
 from scan_fixtures import ACL_RULE, ENC_RULE, state, write, write_json
 from typer.testing import CliRunner
 
@@ -403,3 +403,73 @@ def test_eval_prints_values_larger_than_the_scan_output_bound(tmp_path: Path) ->
     result = CliRunner().invoke(app, ["eval", "-d", str(tmp_path), "data.p.big"])
     assert result.exit_code == 0, result.output[:500]
     assert len(result.stdout) > 16 * MIB
+
+
+# ---------------------------------------------------------------- host builtins past the deadline
+
+SLOW_BUILTINS: dict[str, tuple[str, str]] = {
+    # package: (rule text, the builtin its error names)
+    "h_globs": (
+        _rule(
+            "h_globs",
+            f'deny contains {{"message": "x"}} if regex.globs_match("{".*a*" * 8}b+", '
+            f'"{"a" * 30}d+")\n',
+        ),
+        "regex.globs_match",
+    ),
+    "h_prefix": (
+        _rule(
+            "h_prefix",
+            "searches := [format_int(i, 10) | some i in numbers.range(1, 100000)]\n"
+            "bases := [format_int(0 - i, 10) | some i in numbers.range(1, 100000)]\n"
+            'deny contains {"message": "x"} if strings.any_prefix_match(searches, bases)\n',
+        ),
+        "strings.any_prefix_match",
+    ),
+    "h_cidr_matches": (
+        _rule(
+            "h_cidr_matches",
+            "octets(i) := [format_int(floor(i / 256), 10), format_int(i % 256, 10)]\n"
+            'nets := [concat(".", ["10", o[0], o[1], "0/24"]) |\n'
+            "  some i in numbers.range(0, 19999)\n  o := octets(i)\n]\n"
+            'ips := [concat(".", ["11", o[0], o[1], "1"]) |\n'
+            "  some i in numbers.range(0, 19999)\n  o := octets(i)\n]\n"
+            'deny contains {"message": "x"} if count(net.cidr_contains_matches(nets, ips)) > 0\n',
+        ),
+        "net.cidr_contains_matches",
+    ),
+}
+
+
+def test_slow_host_builtins_stop_at_the_rule_timeout(tmp_path: Path) -> None:
+    """Each ran past ``--rule-timeout 3`` until killed at 120 s: now each ends in
+    its rule's error naming the rule file, the time limit and the builtin,
+    within the bound; the good rules keep their results. The scan runs in a
+    subprocess under an address-space cap and a timeout."""
+    write_json(
+        tmp_path / "in" / "main.json",
+        state({"a": {"encrypted": True, "acl": "public-read"}, "b": {"acl": "private"}}),
+    )
+    for name, text in GOOD.items():
+        write(tmp_path / "rules" / name, text)
+    for package, (text, _) in SLOW_BUILTINS.items():
+        write(tmp_path / "rules" / f"{package}.rego", text)
+    done = run_engine_bounded(
+        ["scan", str(tmp_path / "in"), "-d", str(tmp_path / "rules"), "--rule-timeout", "1"],
+        memory_mib=2 * WASM_RESERVATION_MIB + 1024,
+        timeout=240,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    (entry,) = json.loads(done.stdout)["results"]
+    rules = {r["package"]: r for r in entry["rule_results"]}
+    for package, (_, builtin) in SLOW_BUILTINS.items():
+        rule = rules[f"data.rules.{package}"]
+        assert rule["results"] == [], rule
+        (error,) = rule["errors"]
+        assert f"{package}.rego" in error, error
+        assert "time limit of 1s (raise --rule-timeout)" in error, error
+        assert f"in builtin {builtin}" in error, error
+    assert [r["passed"] for r in rules["data.rules.z_last"]["results"]] == [False]
+    assert [r["passed"] for r in rules["data.rules.public_acl"]["results"]] == [False, True]
+    assert done.seconds < 120, done.seconds

@@ -14,6 +14,11 @@ gives placeholder strings such as ``"resourceGroup().location"``; what only
 a deployment knows (``reference()``, ``list*()``, ``uniqueString()``,
 ``guid()``, ``utcNow()``...), any unknown function, and anything computed
 from a null, is null. Comparisons involving a placeholder or a null are null.
+
+Functions whose result can outgrow their arguments (``concat``, ``format``,
+``join``, ``padLeft``, ``replace``, ``string``) charge the evaluation budget
+for the text before they build it; arithmetic is on 64-bit integers, as in
+ARM (outside that range it gives null).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.inputs.loaders.evaluation_budget import spend, units_of
+from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units, units_of
 from engine.inputs.loaders.loaded import ResolvedReference
 from engine.inputs.source_map import AttributePath
 
@@ -529,6 +534,7 @@ def _concat(args: list[Any]) -> Any:
     texts = [_text(a) for a in args]
     if any(t is None for t in texts):
         return None
+    spend(text_units(sum(len(t) for t in texts if t is not None)))
     return _string_result("".join(t for t in texts if t is not None), *args)
 
 
@@ -551,6 +557,7 @@ def _format(args: list[Any]) -> Any:
         if text is None:
             failed = True
             return ""
+        spend(text_units(len(text)))  # before the pieces are joined
         return text
 
     result = _FORMAT_ITEM.sub(item, template)
@@ -602,7 +609,10 @@ def _length(args: list[Any]) -> Any:
 def _string(args: list[Any]) -> Any:
     (value,) = args
     if isinstance(value, dict | list):
-        return None if _unknown(value) else json.dumps(value, separators=(",", ":"))
+        if _unknown(value):
+            return None
+        spend_for_json(value)
+        return json.dumps(value, separators=(",", ":"))
     return _text(value)
 
 
@@ -710,6 +720,14 @@ def _string_function(apply: Callable[..., str]) -> Callable[[list[Any]], Any]:
     return function
 
 
+def _replace(args: list[Any]) -> Any:
+    if len(args) != 3 or not all(isinstance(a, str) for a in args):
+        return None
+    text, old, new = args
+    spend(text_units(len(text) + text.count(old) * (len(new) - len(old))))
+    return _string_result(text.replace(old, new), *args)
+
+
 def _split(args: list[Any]) -> Any:
     text, delimiters = args
     if not isinstance(text, str) or isinstance(text, Placeholder):
@@ -728,7 +746,12 @@ def _join(args: list[Any]) -> Any:
     texts = [_text(i) for i in items]
     if any(t is None for t in texts):
         return None
+    size = sum(len(t) for t in texts if t is not None) + len(delimiter) * max(len(texts) - 1, 0)
+    spend(text_units(size))
     return _string_result(delimiter.join(t for t in texts if t is not None), *items)
+
+
+_INT64 = range(-(2**63), 2**63)
 
 
 def _arithmetic(apply: Callable[[int, int], int]) -> Callable[[list[Any]], Any]:
@@ -736,7 +759,10 @@ def _arithmetic(apply: Callable[[int, int], int]) -> Callable[[list[Any]], Any]:
         left, right = args
         if not (_is_integer(left) and _is_integer(right)):
             return None
-        return apply(left, right)
+        if left not in _INT64 or right not in _INT64:
+            return None
+        result = apply(left, right)
+        return result if result in _INT64 else None
 
     return function
 
@@ -785,6 +811,7 @@ def _pad_left(args: list[Any]) -> Any:
     text = _text(value)
     if text is None or not _is_integer(width) or not isinstance(fill, str) or len(fill) != 1:
         return None
+    spend(text_units(width))
     return _string_result(text.rjust(width, fill), value)
 
 
@@ -833,7 +860,7 @@ _FUNCTIONS: dict[str, Callable[[list[Any]], Any]] = {
     "tolower": _string_function(str.lower),
     "toupper": _string_function(str.upper),
     "trim": _string_function(str.strip),
-    "replace": _string_function(str.replace),
+    "replace": _replace,
     "substring": _substring,
     "split": _split,
     "join": _join,

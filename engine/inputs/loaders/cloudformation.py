@@ -30,6 +30,7 @@ from engine.inputs.loaders.cloudformation_intrinsics import (
     parameter_value,
     plain,
 )
+from engine.inputs.loaders.evaluation_budget import MAX_UNITS, BudgetExhausted, evaluation_budget
 from engine.inputs.loaders.loaded import (
     LoadedState,
     LoaderError,
@@ -145,7 +146,13 @@ def _properties_path(_resource_type: str, path: AttributePath) -> DocumentPath:
 def load(doc: Any, raw: bytes, path: str) -> LoadedState:
     """The State of one template; ``path`` is its display path."""
     try:
-        return _load(doc, raw, path)
+        with evaluation_budget():
+            return _load(doc, raw, path)
+    except BudgetExhausted:
+        raise LoaderError(
+            f"evaluating the template's intrinsic functions took more than {MAX_UNITS:,} "
+            "steps (a long value referred to many times?); not loaded"
+        ) from None
     except UnknownIntrinsic as exc:
         line = _key_line(raw, exc.name)
         raise LoaderError(f"unknown intrinsic function {exc.name}", line) from None

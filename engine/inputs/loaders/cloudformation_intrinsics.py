@@ -8,6 +8,12 @@ conditions are looked up. Values known only at deployment (``Fn::GetAZs``,
 null, and so is anything built from a null. A condition that depends on a
 pseudo parameter, a resource or a null is unknown (None): ``Fn::If`` on it is
 null.
+
+Evaluation spends from the budget of :mod:`engine.inputs.loaders.evaluation_budget`:
+one unit per intrinsic, and what a ``Ref`` or ``Fn::FindInMap`` copies into the
+State and what ``Fn::Join``, ``Fn::Sub``, ``Fn::Base64`` and ``Fn::ToJsonString``
+build, charged before it is built (2,000 ``Ref`` s to one long parameter would
+otherwise make gigabytes from a small template).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units
 from engine.inputs.loaders.loaded import ResolvedReference
 from engine.inputs.source_map import AttributePath
 
@@ -212,6 +219,7 @@ class Evaluator:
         return value
 
     def _call(self, name: str, argument: Any, site: Site | None) -> Any:
+        spend(1)
         if name in CONDITION_FUNCTIONS:
             return self.condition_value({name: argument})
         function = _FUNCTIONS.get(name)
@@ -244,7 +252,9 @@ class Evaluator:
         if name in self.template.resource_types:
             self._record(site, name, None, "Ref")
             return Symbolic(name)
-        return self.template.parameters.get(name)
+        value = self.template.parameters.get(name)
+        spend_for_json(value)  # each reference is a copy in the State
+        return value
 
     def get_att(self, resource: Any, attribute: Any, site: Site | None) -> Any:
         """What ``Fn::GetAtt`` gives: the resource's logical id."""
@@ -341,6 +351,7 @@ class Evaluator:
             symbolic = symbolic or isinstance(value, Symbolic)
             parts.append(text)
         parts.append(argument[position:])
+        spend(text_units(sum(map(len, parts))))
         return _joined(parts, symbolic)
 
     def _sub_variable(self, name: str, variables: dict[str, Any], site: Site | None) -> Any:
@@ -361,6 +372,8 @@ class Evaluator:
         if any(text is None for text in texts):
             return None
         symbolic = any(isinstance(item, Symbolic) for item in items)
+        size = sum(len(t) for t in texts if t is not None) + len(delimiter) * max(len(texts) - 1, 0)
+        spend(text_units(size))
         return _joined([delimiter.join(t for t in texts if t is not None)], symbolic)
 
     def _select(self, argument: Any, site: Site | None) -> Any:
@@ -395,12 +408,14 @@ class Evaluator:
             found = found.get(text)
         if found is None and len(argument) == 4 and isinstance(argument[3], dict):
             return self.evaluate(argument[3].get("DefaultValue"), site)
+        spend_for_json(found)  # each lookup is a copy in the State
         return self.evaluate(found, site) if found is not None else None
 
     def _base64(self, argument: Any, site: Site | None) -> Any:
         value = self.evaluate(argument, site)
         if not isinstance(value, str):
             return None
+        spend(text_units(len(value) * 4 // 3))
         encoded = base64.b64encode(value.encode()).decode()
         return Symbolic(encoded) if isinstance(value, Symbolic) else encoded
 
@@ -412,6 +427,7 @@ class Evaluator:
         value = self.evaluate(argument, site)
         if not isinstance(value, dict | list):
             return None
+        spend_for_json(value)
         return json.dumps(plain(value), separators=(",", ":"), ensure_ascii=False)
 
     def _unresolvable(self, argument: Any, site: Site | None) -> Any:

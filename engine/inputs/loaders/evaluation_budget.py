@@ -1,10 +1,12 @@
-"""A budget on the work of evaluating one Terraform configuration or ARM template.
+"""A budget on the work of evaluating one Terraform configuration, ARM template
+or CloudFormation template.
 
 Such inputs are code: ``count = 1000000000``, nested ``for`` expressions,
 or locals (ARM variables) that each double a string or a list would make
 the loader build values without end. Evaluation spends from a budget, one unit per expression
 evaluated, per element a function, ``count`` or ``for_each`` produces, and
-per 16 characters of a string built; past :data:`MAX_UNITS` every further
+per 16 characters of a string built (charged before it is built where a
+function's result can outgrow its arguments); past :data:`MAX_UNITS` every further
 evaluation fails at once (so it ends quickly even where errors are caught),
 and the loader refuses the configuration.
 """
@@ -49,13 +51,45 @@ def spend(units: int) -> None:
         raise BudgetExhausted(f"the evaluation budget of {MAX_UNITS:,} units is spent")
 
 
+def text_units(length: int) -> int:
+    """What building a string of ``length`` characters costs (charged before it is built
+    where a function's result can outgrow its arguments)."""
+    return max(length, 0) // 16
+
+
 def units_of(value: Any) -> int:
     """What producing ``value`` costs: its elements, or its characters / 16."""
     if isinstance(value, str):
-        return len(value) // 16
+        return text_units(len(value))
     if isinstance(value, list | dict):
         return len(value)
     return 0
+
+
+def spend_for_json(value: Any) -> None:
+    """Charge for the JSON text of ``value`` before it is written: one unit per
+    element and per 16 characters of its strings. Values may share parts (a
+    list of one long string referred to a thousand times), so the text can be
+    far larger than what was charged to build them; the walk stops as soon as
+    the budget is spent."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return
+    pending = [value]
+    units = 0
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            units += len(item) + sum(text_units(len(str(k))) for k in item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            units += len(item)
+            pending.extend(item)
+        elif isinstance(item, str):
+            units += text_units(len(item))
+        if units > budget.remaining:
+            break
+    spend(units)
 
 
 @contextmanager

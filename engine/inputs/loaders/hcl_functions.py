@@ -4,6 +4,11 @@ Sets are lists (strings sorted, duplicates removed). A function that cannot
 give a value raises; the evaluator turns that into null. Functions that read
 files (``file``, ``templatefile``) give null: their content is not known here.
 ``try`` and ``can`` need unevaluated arguments and live in the evaluator.
+
+Regular expressions (``regex``, ``regexall``, ``replace`` with ``/.../``) are
+RE2, as in Terraform: linear time, whatever the pattern. Functions whose result
+can outgrow their arguments (``replace``, ``join``, ``format``, ``jsonencode``) charge the
+evaluation budget for the text before they build it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.inputs.loaders.evaluation_budget import spend
+import re2
+
+from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units
 
 
 class FunctionError(ValueError):
@@ -166,7 +173,10 @@ def _values(mapping: Any) -> list[Any]:
 
 
 def _join(separator: Any, *lists: Any) -> str:
-    return _string(separator).join(_string(v) for one in lists for v in _list(one))
+    sep = _string(separator)
+    texts = [_string(v) for one in lists for v in _list(one)]
+    spend(text_units(sum(map(len, texts)) + len(sep) * max(len(texts) - 1, 0)))
+    return sep.join(texts)
 
 
 def _split(separator: Any, text: Any) -> list[str]:
@@ -194,7 +204,9 @@ def _format(spec: Any, *args: Any) -> str:
             raise FunctionError("too few arguments for format")
         value = args[position]
         position += 1
-        return _format_verb(value, kind, flags, width, precision)
+        text = _format_verb(value, kind, flags, width, precision)
+        spend(text_units(len(text)))  # before the pieces are joined
+        return text
 
     return _VERB.sub(verb, pattern)
 
@@ -251,8 +263,24 @@ def _replace(text: Any, search: Any, replacement: Any) -> str:
     whole, find, new = _string(text), _string(search), _string(replacement)
     if len(find) > 1 and find.startswith("/") and find.endswith("/"):
         go_style = re.sub(r"\$\{?(\w+)\}?", r"\\g<\1>", new)
-        return re.sub(find[1:-1], go_style, whole)
+        return _regex_replace(_compile(find[1:-1]), go_style, whole)
+    count = whole.count(find)
+    spend(text_units(len(whole) + count * (len(new) - len(find))))
     return whole.replace(find, new)
+
+
+def _regex_replace(compiled: Any, template: str, whole: str) -> str:
+    """Every match replaced, the budget charged for each piece before it is kept."""
+    pieces: list[str] = []
+    built = charged = last = 0
+    for match in compiled.finditer(whole):
+        pieces += (whole[last : match.start()], match.expand(template))
+        last = match.end()
+        built += len(pieces[-2]) + len(pieces[-1])
+        spend(text_units(built) - charged)
+        charged = text_units(built)
+    pieces.append(whole[last:])
+    return "".join(pieces)
 
 
 def _substr(text: Any, offset: Any, length: Any) -> str:
@@ -322,6 +350,7 @@ def _tobool(value: Any) -> bool | None:
 
 def _jsonencode(value: Any) -> str:
     # Terraform writes object keys sorted (its objects are maps).
+    spend_for_json(value)
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
@@ -406,10 +435,22 @@ def _unreadable(*_args: Any) -> None:
     return None
 
 
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
+
+
+def _compile(pattern: str) -> Any:
+    """An RE2 program for ``pattern``; :class:`FunctionError` when it is invalid."""
+    try:
+        return re2.compile(pattern, _RE2_OPTIONS)
+    except re2.error as exc:
+        raise FunctionError(f"invalid regular expression: {exc}") from None
+
+
 def _regex(pattern: Any, text: Any) -> Any:
     try:
-        compiled = re.compile(_string(pattern))
-    except re.error:
+        compiled = _compile(_string(pattern))
+    except FunctionError:
         return None
     match = compiled.search(_string(text))
     if match is None:
@@ -423,8 +464,8 @@ def _regex(pattern: Any, text: Any) -> Any:
 
 def _regexall(pattern: Any, text: Any) -> Any:
     try:
-        compiled = re.compile(_string(pattern))
-    except re.error:
+        compiled = _compile(_string(pattern))
+    except FunctionError:
         return None
     matches = list(compiled.finditer(_string(text)))
     if compiled.groupindex:

@@ -11,13 +11,14 @@ before anything walks the document.
   depth the engine's JSON serialiser (orjson) handles. Checked by that
   serialiser itself (a C pass, about 4% of a load) on every JSON and YAML
   document, and on the States of Terraform modules.
-- YAML: before libyaml composes a stream that could nest deeper than it
-  handles (judged from bracket counts and indentation in C-speed passes,
-  about 1.5% of a load), its events are counted (6-15% of a load, measured
-  on a 10,000-resource CloudFormation template); when the stream defines
-  anchors, each composed document's node graph is measured: depth through
-  aliases, recursive aliases, and the size it expands to, refused when
-  aliases make up more of it than go-yaml v3 allows.
+- YAML (inputs, ``-d`` data documents, ``eval`` inputs): before libyaml
+  composes a stream that could nest deeper than it handles (judged from
+  bracket counts and indentation in C-speed passes, about 1.5% of a load),
+  its events are counted (6-15% of a load, measured on a 10,000-resource
+  CloudFormation template); when the stream defines anchors, each composed
+  document's node graph is measured: depth through aliases, recursive
+  aliases, and the size it expands to, refused when aliases make up more of
+  it than go-yaml v3 allows.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ _COMPOSER_SAFE = 4000
 """Nesting libyaml composes and PyYAML constructs without trouble on an 8 MiB
 stack (measured: 20,000 levels compose; a 100,000-level stream crashes)."""
 _COMPACT_DASHES = re.compile(rb"-(?=[ ]+-)")
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _ANCHOR = re.compile(rb"(?:^|[\s\[{,])&\S", re.MULTILINE)
 
 
@@ -98,8 +100,7 @@ def _count_events(data: bytes) -> None:
     """Refuse a stream nested deeper than :data:`MAX_DEPTH`, from its parse
     events (no recursion: libyaml's parser is iterative)."""
     depth = 0
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    for event in yaml.parse(data, Loader=loader):
+    for event in yaml.parse(data, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -159,11 +160,31 @@ def check_yaml_node(root: yaml.Node) -> None:
         stack.append((node, True))
         stack.extend((c, False) for c in _children(node) if id(c) not in size)
     expanded, written = size[id(root)], len(size)
-    if expanded > 100 and (expanded - written) / expanded > allowed_alias_ratio(expanded):
+    allowed = allowed_alias_ratio(expanded)
+    if expanded > 100 and (expanded - written) / expanded > allowed:
         raise LoaderError(
             f"YAML aliases expand the document to {expanded:,} values from {written:,} "
-            "written (a 'billion laughs' document); refused"
+            f"written (a 'billion laughs' document; aliases may make up {allowed:.0%} of "
+            "a document this size, as in go-yaml v3); refused"
         )
+
+
+def load_yaml_document(raw: bytes | str) -> Any:
+    """The value of a single-document YAML stream (a data document, an ``eval``
+    input), within the nesting and alias limits above: the stream is checked
+    before it is composed and the composed node graph before it is built."""
+    check_yaml_stream(raw)
+    anchors = has_anchor(raw.encode() if isinstance(raw, str) else raw)
+    loader = _SAFE_LOADER(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if anchors:  # without aliases, the stream check has bounded the depth
+            check_yaml_node(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def allowed_alias_ratio(count: int) -> float:

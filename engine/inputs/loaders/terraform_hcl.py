@@ -1173,8 +1173,8 @@ def load_module(
         if budget.exhausted:
             raise LoaderError(
                 "evaluating the configuration took more than "
-                f"{MAX_UNITS:,} steps (a count, for_each or for expression too large?); "
-                "not loaded"
+                f"{MAX_UNITS:,} steps (a count, for_each or for expression, or a function "
+                "result, too large?); not loaded"
             )
         return loaded
     except LoaderError:

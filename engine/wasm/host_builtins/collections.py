@@ -41,7 +41,9 @@ def _array_subset(sup: list[Any], sub: list[Any]) -> bool:
     """Whether ``sub`` occurs in ``sup`` as a contiguous run of equal elements."""
     if not sub:
         return True
+    context = current_context()
     for start in range(len(sup) - len(sub) + 1):
+        context.check_time()  # every offset is tried: quadratic in the arrays
         if all(_equal(sup[start + k], item) for k, item in enumerate(sub)):
             return True
     return False
@@ -89,7 +91,12 @@ def object_subset(sup: Any, sub: Any) -> bool:
     if isinstance(sup, list) and isinstance(sub, Set):
         if not sup:  # OPA: an empty array has no subsets, not even set()
             return False
-        return all(any(_equal(x, item) for x in sup) for item in sub)
+        context = current_context()
+        for item in sub:
+            context.check_time()  # every pair is compared: quadratic in the operands
+            if not any(_equal(x, item) for x in sup):
+                return False
+        return True
     raise BuiltinError(
         "object.subset: both arguments must be objects, sets, or arrays "
         f"(or an array and a set), got {type_name(sup)} and {type_name(sub)}"

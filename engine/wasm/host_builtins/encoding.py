@@ -9,7 +9,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from engine.wasm.host_builtins.registry import BuiltinError, register
+from engine.wasm.host_builtins.registry import BuiltinError, current_context, register
 from engine.wasm.host_builtins.urls import go_string
 from engine.wasm.values import Set, Value, freeze, sort_values, type_name
 
@@ -447,7 +447,9 @@ def _parse_path(path: Value) -> list[Value]:
 def apply_patch(doc: Value, operations: list[Value]) -> Value:
     """Apply JSON-Patch operations the way OPA's ``json.patch`` does."""
     tree = _EditNode(doc)
+    context = current_context()
     for op in operations:
+        context.check_time()  # each operation may walk the document
         if not isinstance(op, dict):
             raise _PatchError("must be an array of JSON-Patch objects")
         if "path" not in op:

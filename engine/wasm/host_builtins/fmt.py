@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import struct
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -820,7 +821,7 @@ def any_prefix_match(search: Any, base: Any) -> bool:
     """Whether any string of ``search`` starts with any string of ``base``."""
     searches = _strings("strings.any_prefix_match", 1, search)
     bases = _strings("strings.any_prefix_match", 2, base)
-    return any(s.startswith(b) for s in searches for b in bases)
+    return _any_pair(searches, bases, str.startswith)
 
 
 @register("strings.any_suffix_match")
@@ -828,7 +829,18 @@ def any_suffix_match(search: Any, base: Any) -> bool:
     """Whether any string of ``search`` ends with any string of ``base``."""
     searches = _strings("strings.any_suffix_match", 1, search)
     bases = _strings("strings.any_suffix_match", 2, base)
-    return any(s.endswith(b) for s in searches for b in bases)
+    return _any_pair(searches, bases, str.endswith)
+
+
+def _any_pair(searches: list[str], bases: list[str], test: Callable[[str, str], bool]) -> bool:
+    """Whether ``test(s, b)`` holds for any pair, checking the deadline between
+    searches (every pair is tried: quadratic in the arguments)."""
+    context = current_context()
+    for s in searches:
+        context.check_time()
+        if any(test(s, b) for b in bases):
+            return True
+    return False
 
 
 @register("strings.count")

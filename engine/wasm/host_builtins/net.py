@@ -374,10 +374,14 @@ def cidr_contains_matches(cidrs: Any, cidrs_or_ips: Any) -> Set:
     name = "net.cidr_contains_matches"
     out = []
     outer = _match_operand(name, 1, cidrs)
+    inner = _match_operand(name, 2, cidrs_or_ips)
+    context = current_context()
     for c1, i1 in outer:
-        for c2, i2 in _match_operand(name, 2, cidrs_or_ips):
+        context.check_time()  # every pair is tried: quadratic in the operands
+        for c2, i2 in inner:
             if cidr_contains(name, c1, c2):
                 out.append([list(i1) if isinstance(i1, tuple) else i1, i2])
+        context.check_result_size(len(out))
     return Set(out)
 
 
@@ -396,7 +400,10 @@ def cidr_expand(cidr: Any) -> Set:
     current_context().check_result_size(1 << host_bits)
     value = int.from_bytes(cur, "big")
     out = []
+    context = current_context()
     while contains(net, cur):
+        if len(out) % 4096 == 0:
+            context.check_time()
         out.append(ip_string(cur))
         value = (value + 1) % (1 << (8 * width))
         cur = value.to_bytes(width, "big")

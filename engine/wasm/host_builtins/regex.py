@@ -525,7 +525,9 @@ def _intersect_plus(plussed: list[_Token], other: list[_Token]) -> bool:
 def _intersect_star(starred: list[_Token], other: list[_Token]) -> bool:
     star = starred[0]
     following = starred[1] if len(starred) > 1 else None
+    context = current_context()
     for i, token in enumerate(other):
+        context.check_time()  # the search backtracks: exponential in the stars
         if (
             following is not None
             and _match(token, following)
