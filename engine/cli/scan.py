@@ -232,6 +232,13 @@ def scan_command(
             help="Write every failing result of this scan to FILE, a baseline for --baseline.",
         ),
     ] = None,
+    no_inline_suppressions: Annotated[
+        bool,
+        typer.Option(
+            "--no-inline-suppressions",
+            help="Disregard suppression comments in the scanned files (for untrusted trees).",
+        ),
+    ] = False,
     no_color: Annotated[
         bool, typer.Option("--no-color", help="No colours in the table (as NO_COLOR=1).")
     ] = False,
@@ -310,6 +317,7 @@ def scan_command(
                     selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
                     ignores=ignores,
                     baseline=baseline,
+                    inline_suppressions=not no_inline_suppressions,
                     bundle=bundle,
                     jobs=jobs,
                 ),

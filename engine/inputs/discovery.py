@@ -40,6 +40,7 @@ from engine.inputs.loaders.kubernetes import ManifestFile
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.state import State, StateError, parse_state
+from engine.inputs.suppressions import InlineSuppression
 
 _MB = 1024 * 1024
 
@@ -74,6 +75,8 @@ class ScanInput:
     index: int | None
     state: State
     source_files: tuple[str, ...] = ()
+    suppressions: tuple[InlineSuppression, ...] = ()
+    """Inline suppression comments in its files (HCL and YAML inputs)."""
 
     @property
     def name(self) -> str:
@@ -255,7 +258,7 @@ def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInp
     state = parse_state(loaded.document)  # a StateError here is a loader bug
     state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
     files = tuple(sorted(set(loaded.source_files))) or (shown,)
-    return ScanInput(shown, None, state, files)
+    return ScanInput(shown, None, state, files, tuple(loaded.suppressions))
 
 
 _LOCATED = re.compile(r"(?P<file>[^:\n]+?)(?::(?P<line>[0-9]+))?: (?P<message>.*)", re.DOTALL)

@@ -175,5 +175,11 @@ def apply_ignores(
             for result in rule.results:
                 entry = next((e for e in active if e.matches(rule.package, rule_id, result)), None)
                 if entry is not None:
-                    result.ignored = True
-                    result.ignore_reason = entry.reason
+                    mark_ignored(result, entry.reason)
+
+
+def mark_ignored(result: Result, reason: str) -> None:
+    """Mark ``result`` as ignored, for ``reason``: what ignore-file entries and
+    inline suppressions do to the results they cover."""
+    result.ignored = True
+    result.ignore_reason = reason

@@ -46,6 +46,9 @@ class RuleMetadata:
     service_group: str = ""
     controls: Any = None
     remediation: Any = None
+    aliases: list[str] = field(default_factory=list)
+    """The ids of peer tools' checks this rule corresponds to exactly (e.g.
+    ``CKV_AWS_20``), which their inline suppression spellings name."""
 
     def remediation_for(self, input_type: str) -> str:
         """The remediation text for ``input_type``: a string as is, or picked by key."""
@@ -67,6 +70,10 @@ def _list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else []
 
 
+def _strings(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
+
+
 def metadata_from_document(doc: Any) -> RuleMetadata:
     """Normalise a ``metadata`` object (unknown fields are ignored)."""
     if not isinstance(doc, dict):
@@ -85,6 +92,7 @@ def metadata_from_document(doc: Any) -> RuleMetadata:
         service_group=_text(doc.get("service_group")),
         controls=doc.get("controls"),
         remediation=doc.get("remediation"),
+        aliases=_strings(doc.get("aliases")),
     )
 
 

@@ -25,7 +25,9 @@ from engine.evaluation.prepared_rules import compile_rules, rules_origin
 from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
 from engine.results.baseline import Baseline, apply_baseline
 from engine.results.ignores import IgnoreList, apply_ignores, utc_today
+from engine.results.inline_suppressions import apply_inline_suppressions
 from engine.results.report import ScanReport
+from engine.rules.metadata import RuleMetadata
 from engine.rules.rule_set import CompiledRuleSet
 from engine.rules.selection import RuleSelection
 from engine.scanning.input_scan import Selected, scan_one
@@ -54,6 +56,9 @@ class ScanOptions:
     """Accepted findings: matching results are marked ignored and never fail the scan."""
     baseline: Baseline | None = None
     """Failures recorded earlier (``--baseline``): marked ignored, with the baseline as reason."""
+    inline_suppressions: bool = True
+    """Whether suppression comments in the scanned files apply (off, for untrusted
+    trees: they have no effect and give no warnings)."""
     today: date | None = None
     """The day ignore expiry dates are compared with; None: today in UTC."""
     bundle: Path | None = None
@@ -106,11 +111,14 @@ def scan(
     if key is not None and evaluator is not None and prepared_cache.cacheable(prepared):
         prepared_cache.store(key, prepared, evaluator.statics, evaluator.abi_version)
     known = [(failed.rule.ref, "") for failed in rule_set.failed]
+    catalogue = [(failed.rule.ref, RuleMetadata()) for failed in rule_set.failed]
     selected = Selected([], failed_selected)
     if evaluator is not None:
         for index, rule in enumerate(rule_set.rules):
-            rule_id = evaluator.statics[index].metadata.id
+            metadata = evaluator.statics[index].metadata
+            rule_id = metadata.id
             known.append((rule.ref, rule_id))
+            catalogue.append((rule.ref, metadata))
             if selection.selects(rule.ref, rule_id):
                 selected.rules.append(index)
     selection_errors, selection_warnings = selection.problems(known)
@@ -134,6 +142,8 @@ def scan(
     thaw()
     if options.ignores is not None:
         apply_ignores(report, options.ignores, options.today or utc_today(), known)
+    if options.inline_suppressions:
+        apply_inline_suppressions(report, catalogue)
     if options.baseline is not None:
         apply_baseline(report, options.baseline)
     return report

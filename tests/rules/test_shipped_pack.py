@@ -31,6 +31,7 @@ from engine.rules.rego_outline import outline
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.rule_set import compile_rule_set, relation_files, shipped_relations
 from engine.rules.sources import PolicySources, RegoFile, load_sources
+from engine.scanning.scanner import scan
 from engine.wasm import values
 
 EXAMPLES = REPO_ROOT / "examples"
@@ -136,6 +137,38 @@ def test_every_rule_has_complete_metadata() -> None:
         assert meta.remediation.get(key[statics.input_type]), rule.package
         ids.append(meta.id)
     assert len(ids) == len(set(ids))
+
+
+def test_peer_suppression_spellings_reach_the_rules_declaring_them(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        "#checkov:skip=CKV_AWS_21:a scratch bucket\n"
+        "#tfsec:ignore:aws-s3-enable-bucket-encryption encrypted by the account default\n"
+        'resource "aws_s3_bucket" "scratch" {}\n'
+    )
+    report = scan([tmp_path], shipped_rule_files())
+    ignored = {
+        rule.metadata.id: r.ignore_reason
+        for i in report.inputs
+        for rule in i.rule_results
+        for r in rule.results
+        if r.ignored
+    }
+    shown = report.inputs[0].input.path
+    assert ignored == {
+        "RE-AWS-004": f"inline: a scratch bucket ({shown}/main.tf:1)",
+        "RE-AWS-001": f"inline: encrypted by the account default ({shown}/main.tf:2)",
+    }
+    assert report.warnings == []
+
+
+def test_aliases_name_one_rule_per_input_type() -> None:
+    evaluator, _ = shipped_rule_set()
+    seen: set[tuple[str | None, str]] = set()
+    for statics in evaluator.statics:
+        for alias in statics.metadata.aliases:
+            assert (statics.input_type, alias) not in seen, alias
+            seen.add((statics.input_type, alias))
+    assert len(seen) >= 10
 
 
 def test_the_pack_mixes_rego_versions_and_archetypes() -> None:

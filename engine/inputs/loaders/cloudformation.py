@@ -39,6 +39,7 @@ from engine.inputs.loaders.loaded import (
     state_document,
 )
 from engine.inputs.source_map import AttributePath, DocumentPath, DocumentSourceMap
+from engine.inputs.suppressions import find_suppressions
 
 INPUT_TYPE = "cfn"
 
@@ -255,4 +256,5 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         source_map=DocumentSourceMap(path, raw, resource_paths, _properties_path),
         references=evaluator.references,
         source_files=[path],
+        suppressions=list(find_suppressions(raw, path, "yaml")),
     )

@@ -33,6 +33,7 @@ from engine.inputs.loaders.loaded import (
     state_document,
 )
 from engine.inputs.source_map import AttributePath, DocumentPath, DocumentSourceMap, SourceLocation
+from engine.inputs.suppressions import find_suppressions
 
 INPUT_TYPE = "k8s"
 
@@ -421,4 +422,9 @@ def load(files: Sequence[ManifestFile], display: str) -> LoadedState:
         _source_map(every),
         _references(every),
         sorted({file.path for file in files}),
+        suppressions=[
+            found
+            for file in sorted(files, key=lambda f: f.path)
+            for found in find_suppressions(file.raw, file.path, "yaml")
+        ],
     )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.inputs.source_map import AttributePath, SourceMap
+    from engine.inputs.suppressions import InlineSuppression
 
 STATE_FORMAT = "rego-engine-state"
 STATE_FORMAT_VERSION = "1.0"
@@ -62,6 +63,8 @@ class LoadedState:
     errors: list[LoaderError] = field(default_factory=list)
     """What was left out of the State and why (e.g. a module past the depth
     limit): the State is still scanned, and each error reported."""
+    suppressions: list[InlineSuppression] = field(default_factory=list)
+    """The inline suppression comments of the files read, in file and line order."""
 
 
 def state_document(

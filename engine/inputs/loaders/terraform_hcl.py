@@ -65,6 +65,7 @@ from engine.inputs.loaders.loaded import (
     state_document,
 )
 from engine.inputs.source_map import AttributePath, DocumentSourceMap, SourceLocation
+from engine.inputs.suppressions import InlineSuppression, find_suppressions
 
 INPUT_TYPE = "tf_hcl"
 
@@ -136,6 +137,8 @@ class ModuleConfig:
     """Raw text of each JSON-syntax file, by display path (for source locations)."""
     root: Path | None = None
     """The directory its files were read inside (None: read as given)."""
+    suppressions: list[InlineSuppression] = field(default_factory=list)
+    """The inline suppression comments of its native-syntax files."""
 
 
 def _file_display(directory_display: str, name: str) -> str:
@@ -352,6 +355,7 @@ def read_module(
             blocks = parse_json_syntax(raw, file_display)
         else:
             blocks = parse_native(text, file_display).blocks
+            config.suppressions += find_suppressions(text, file_display, "hcl")
         for block in blocks:
             _add_block(config, block)
     return config
@@ -1205,8 +1209,10 @@ def _load_module(
     placements: dict[tuple[str, str], _Placement] = {}
     references: set[ResolvedReference] = set()
     json_files: dict[str, bytes] = {}
+    suppressions: set[InlineSuppression] = set()
     for module in _all_modules(root):
         json_files.update(module.config.json_files)
+        suppressions.update(module.config.suppressions)
         for instance in _all_instances(module):
             resources.setdefault(instance.resource_type, {})[instance.key] = _entry(
                 instance, display
@@ -1228,6 +1234,7 @@ def _load_module(
         sorted(references, key=_reference_order),
         sorted(run.files_read),
         [run.errors[message] for message in sorted(run.errors)],
+        sorted(suppressions),
     )
 
 

@@ -14,6 +14,7 @@ metadata := {
 	"category": "Data protection",
 	"service_group": "KMS",
 	"severity": "medium",
+	"aliases": ["CKV_AWS_7"],
 	"remediation": {
 		"cloudformation": "Set EnableKeyRotation: true on the AWS::KMS::Key.",
 		"console": "In KMS, open the key's Key rotation tab and enable automatic rotation.",

@@ -14,6 +14,7 @@ metadata := {
 	"category": "Data protection",
 	"service_group": "S3",
 	"severity": "medium",
+	"aliases": ["CKV_AWS_21"],
 	"remediation": {
 		"cloudformation": "Set VersioningConfiguration: {Status: Enabled} on the AWS::S3::Bucket.",
 		"console": "In the bucket's Properties, edit Bucket Versioning and choose Enable.",

@@ -14,6 +14,7 @@ metadata := {
 	"category": "Workload security",
 	"service_group": "Pods",
 	"severity": "medium",
+	"aliases": ["CKV_K8S_20"],
 	"remediation": {"kubernetes": "Set securityContext.allowPrivilegeEscalation: false on every container."},
 	"references": [
 		"https://kubernetes.io/docs/concepts/security/pod-security-standards/#restricted",

@@ -15,6 +15,7 @@ metadata := {
 	"category": "Workload security",
 	"service_group": "Pods",
 	"severity": "high",
+	"aliases": ["CKV_K8S_16"],
 	"remediation": {"kubernetes": "Remove securityContext.privileged (or set it to false) and grant only the specific capabilities the container needs."},
 	"references": [
 		"https://kubernetes.io/docs/concepts/security/pod-security-standards/#baseline",

@@ -13,6 +13,7 @@ metadata := {
 	"category": "Identity and access",
 	"service_group": "EC2",
 	"severity": "medium",
+	"aliases": ["CKV_AWS_79", "aws-ec2-enforce-http-token-imds"],
 	"remediation": {
 		"terraform": "Add metadata_options { http_tokens = \"required\" } to the aws_instance.",
 		"console": "Instance > Actions > Instance settings > Modify instance metadata options: set IMDSv2 to Required.",

@@ -12,6 +12,7 @@ metadata := {
 	"category": "Data protection",
 	"service_group": "KMS",
 	"severity": "medium",
+	"aliases": ["CKV_AWS_7", "aws-kms-auto-rotate-keys"],
 	"remediation": {
 		"terraform": "Set enable_key_rotation = true on the aws_kms_key.",
 		"console": "In KMS, open the key's Key rotation tab and enable automatic rotation.",

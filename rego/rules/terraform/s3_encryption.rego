@@ -16,6 +16,7 @@ metadata := {
 	"category": "Data protection",
 	"service_group": "S3",
 	"severity": "high",
+	"aliases": ["CKV_AWS_19", "aws-s3-enable-bucket-encryption"],
 	"remediation": {
 		"terraform": "Add an aws_s3_bucket_server_side_encryption_configuration whose bucket is the bucket's id, with a rule setting apply_server_side_encryption_by_default.sse_algorithm to \"aws:kms\" or \"AES256\".",
 		"console": "In the bucket's Properties, edit Default encryption and choose SSE-S3 or SSE-KMS.",

@@ -14,6 +14,7 @@ metadata := {
 	"category": "Logging",
 	"service_group": "S3",
 	"severity": "low",
+	"aliases": ["CKV_AWS_18", "aws-s3-enable-bucket-logging"],
 	"remediation": {
 		"terraform": "Add an aws_s3_bucket_logging for the bucket with a target_bucket that collects access logs.",
 		"console": "In the bucket's Properties, edit Server access logging and choose a target bucket.",

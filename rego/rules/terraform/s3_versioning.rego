@@ -13,6 +13,7 @@ metadata := {
 	"category": "Data protection",
 	"service_group": "S3",
 	"severity": "medium",
+	"aliases": ["CKV_AWS_21", "aws-s3-enable-versioning"],
 	"remediation": {
 		"terraform": "Add an aws_s3_bucket_versioning for the bucket with versioning_configuration { status = \"Enabled\" }.",
 		"console": "In the bucket's Properties, edit Bucket Versioning and choose Enable.",
