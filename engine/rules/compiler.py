@@ -136,7 +136,7 @@ def stage_bundle(sources: PolicySources, directory: Path) -> dict[str, str]:
         name = staged_name(index, file)
         target = directory / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(file.text, encoding="utf-8")
+        target.write_bytes(file.text.encode("utf-8"))  # line ends exactly as read
         staged[name] = file.display
         if file.rego_version == 0:
             v0_files[f"/{name}"] = 0
