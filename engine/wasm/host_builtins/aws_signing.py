@@ -174,4 +174,3 @@ def sign_req(request: Any, config: Any, time_ns: Any) -> dict[Any, Any]:
     out = {k: v for k, v in request.items() if k != "headers"}
     out["headers"] = signed
     return out
-
