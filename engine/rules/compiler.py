@@ -352,12 +352,44 @@ def compile_policy(
             key=key,
             rego_files=tuple(sources.rego_files),
         )
-    wasm, data = _run_build(find_opa(), sources, eps, decls)
+    try:
+        wasm, data = _run_build(find_opa(), sources, eps, decls)
+    except CompileError as exc:
+        as_v0 = _v0_fallback(sources, exc)
+        if as_v0 is None:
+            raise
+        try:
+            wasm, data = _run_build(find_opa(), as_v0, eps, decls)
+        except CompileError:
+            raise exc from None
+        sources = as_v0
     if use_cache:
         _store(cached, {"policy.wasm": wasm, "data.json": data})
     return CompiledPolicy(
         wasm=wasm, data=data, entrypoints=eps, key=key, rego_files=tuple(sources.rego_files)
     )
+
+
+def _v0_fallback(sources: PolicySources, error: CompileError) -> PolicySources | None:
+    """``sources`` with the v1 files that do not parse marked v0, or None if there are none.
+
+    The text rules of :mod:`engine.rules.rego_version` miss some v0-only
+    forms (``q[1]`` with no body, ``p = x { ... }`` after a value); ``opa``
+    itself reads such files only with ``--v0-compatible``, so they are tried
+    that way before the v1 error is reported.
+    """
+    unparsed = {e.file for e in error.errors if e.code == "rego_parse_error" and e.file}
+    if not unparsed:
+        return None
+    files = [
+        RegoFile(f.path, f.display, f.text, 0)
+        if f.rego_version == 1 and f.display in unparsed
+        else f
+        for f in sources.rego_files
+    ]
+    if files == sources.rego_files:
+        return None
+    return PolicySources(rego_files=files, data=sources.data, data_files=sources.data_files)
 
 
 def _store(directory: Path, files: dict[str, bytes]) -> None:

@@ -11,6 +11,10 @@ follows OPA's: a file is v1 unless it cannot be v1.
   (as a no-op for ``if``/``contains``/``in``/``every``, and to enable ``and``,
   ``or`` and ``not { ... }``), so a file that parses as v1 is v1 whatever it
   imports, as ``opa`` reads it.
+
+A file these rules call v1 that does not parse as v1 is compiled once more
+as v0 (``opa``'s ``--v0-compatible``) before its parse error is reported
+(:func:`engine.rules.compiler.compile_policy`).
 """
 
 from __future__ import annotations
