@@ -352,17 +352,17 @@ def compile_policy(
             key=key,
             rego_files=tuple(sources.rego_files),
         )
-    try:
-        wasm, data = _run_build(find_opa(), sources, eps, decls)
-    except CompileError as exc:
-        as_v0 = _v0_fallback(sources, exc)
-        if as_v0 is None:
-            raise
+    first: CompileError | None = None
+    while True:
         try:
-            wasm, data = _run_build(find_opa(), as_v0, eps, decls)
-        except CompileError:
-            raise exc from None
-        sources = as_v0
+            wasm, data = _run_build(find_opa(), sources, eps, decls)
+            break
+        except CompileError as exc:
+            first = first or exc
+            as_v0 = _v0_fallback(sources, exc)
+            if as_v0 is None:
+                raise first from None
+            sources = as_v0  # each round marks more files v0, so this ends
     if use_cache:
         _store(cached, {"policy.wasm": wasm, "data.json": data})
     return CompiledPolicy(
@@ -370,15 +370,23 @@ def compile_policy(
     )
 
 
+def _v1_only_error(error: CompileMessage) -> bool:
+    """Whether ``error`` is one v1 reports and v0 may not (syntax, removed builtins)."""
+    return error.code == "rego_parse_error" or (
+        error.code == "rego_type_error" and "deprecated built-in function" in error.message
+    )
+
+
 def _v0_fallback(sources: PolicySources, error: CompileError) -> PolicySources | None:
     """``sources`` with the v1 files that do not parse marked v0, or None if there are none.
 
     The text rules of :mod:`engine.rules.rego_version` miss some v0-only
-    forms (``q[1]`` with no body, ``p = x { ... }`` after a value); ``opa``
-    itself reads such files only with ``--v0-compatible``, so they are tried
-    that way before the v1 error is reported.
+    forms (``q[1]`` with no body, ``p = x { ... }`` after a value, calls of
+    builtins v1 removed such as ``re_match``); ``opa`` itself reads such files
+    only with ``--v0-compatible``, so they are tried that way before the v1
+    error is reported.
     """
-    unparsed = {e.file for e in error.errors if e.code == "rego_parse_error" and e.file}
+    unparsed = {e.file for e in error.errors if e.file and _v1_only_error(e)}
     if not unparsed:
         return None
     files = [

@@ -119,8 +119,12 @@ def test_a_v0_file_the_text_rules_miss_is_compiled_as_v0_as_opa_v0_compatible_re
 ) -> None:
     (tmp_path / "sets.rego").write_text("package sets\n\nn := count(q)\n\nq[1]\nq[2]\n")
     (tmp_path / "vals.rego").write_text('package vals\n\np = {"a": [x]} {\n  x = 1\n}\n')
+    (tmp_path / "old.rego").write_text(
+        'package old\n\nimport future.keywords.if\n\nm if re_match("^a", "ab")\n'
+    )
     assert eval_ref([tmp_path], "data.sets.n").value == 2
     assert eval_ref([tmp_path], "data.vals.p").value == {"a": [1]}
+    assert eval_ref([tmp_path], "data.old.m").value is True
 
 
 def test_a_file_broken_either_way_reports_its_v1_parse_error(tmp_path: Path) -> None:
