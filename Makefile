@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup clean-cache
+.PHONY: setup opa test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -19,6 +19,11 @@ opa:
 test: setup
 	$(BIN)/ruff check engine tests bench build_support
 	$(BIN)/pytest
+
+# OPA's compliance suite alone, with the per-folder report; rewrites
+# docs/conformance.md (CI only checks it).
+conformance: setup
+	REGO_ENGINE_UPDATE_CONFORMANCE=1 $(BIN)/pytest -q -o addopts="" -p no:cacheprovider tests/conformance
 
 lint: setup
 	$(BIN)/ruff check engine tests bench build_support

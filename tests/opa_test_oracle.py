@@ -24,6 +24,18 @@ from engine.testing.runner import test_mode_library
 LIBRARY_DIR = "__rego_engine_lib"
 
 
+def _opa_version(path: Path, text: str) -> int:
+    """The file's Rego version as ``opa`` settles it: v1 unless only
+    ``opa check --v0-compatible`` accepts it (the engine's compile fallback)."""
+    if detect_rego_version(text) == 0:
+        return 0
+    opa = str(find_opa().path)
+    if subprocess.run([opa, "check", str(path)], capture_output=True).returncode == 0:
+        return 1
+    v0 = subprocess.run([opa, "check", "--v0-compatible", str(path)], capture_output=True)
+    return 0 if v0.returncode == 0 else 1
+
+
 def stage_oracle_bundle(tree: Path, directory: Path) -> None:
     """Copy ``tree`` into ``directory`` with the test-mode library and a manifest."""
     shutil.copytree(tree, directory, dirs_exist_ok=True)
@@ -31,7 +43,7 @@ def stage_oracle_bundle(tree: Path, directory: Path) -> None:
     for path in sorted(directory.rglob("*.rego")):
         text = path.read_text()
         shown = str(path.relative_to(directory))
-        user.append(RegoFile(path, shown, text, detect_rego_version(text)))
+        user.append(RegoFile(path, shown, text, _opa_version(path, text)))
     packages = {outline(f.text).package for f in user}
     lib = [f for f in test_mode_library(packages) if "snapshot" not in f.display]
     library = directory / LIBRARY_DIR

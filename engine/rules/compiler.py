@@ -139,7 +139,7 @@ def stage_bundle(sources: PolicySources, directory: Path) -> dict[str, str]:
         name = staged_name(index, file)
         target = directory / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(file.text, encoding="utf-8")
+        target.write_bytes(file.text.encode("utf-8"))  # line ends exactly as read
         staged[name] = file.display
         if file.rego_version == 0:
             v0_files[f"/{name}"] = 0
@@ -363,7 +363,17 @@ def compile_policy(
                 key=key,
                 rego_files=tuple(sources.rego_files),
             )
-    wasm, data = _run_build(find_opa(), sources, eps, decls)
+    first: CompileError | None = None
+    while True:
+        try:
+            wasm, data = _run_build(find_opa(), sources, eps, decls)
+            break
+        except CompileError as exc:
+            first = first or exc
+            as_v0 = _v0_fallback(sources, exc)
+            if as_v0 is None:
+                raise first from None
+            sources = as_v0  # each round marks more files v0, so this ends
     if use_cache:
         _store(cached, {"policy.wasm": wasm, "data.json": data})
     return CompiledPolicy(
@@ -391,6 +401,36 @@ def _load_entry(directory: Path) -> tuple[bytes, bytes] | None:
     }:
         return None
     return wasm, data
+
+
+def _v1_only_error(error: CompileMessage) -> bool:
+    """Whether ``error`` is one v1 reports and v0 may not (syntax, removed builtins)."""
+    return error.code == "rego_parse_error" or (
+        error.code == "rego_type_error" and "deprecated built-in function" in error.message
+    )
+
+
+def _v0_fallback(sources: PolicySources, error: CompileError) -> PolicySources | None:
+    """``sources`` with the v1 files that do not parse marked v0, or None if there are none.
+
+    The text rules of :mod:`engine.rules.rego_version` miss some v0-only
+    forms (``q[1]`` with no body, ``p = x { ... }`` after a value, calls of
+    builtins v1 removed such as ``re_match``); ``opa`` itself reads such files
+    only with ``--v0-compatible``, so they are tried that way before the v1
+    error is reported.
+    """
+    unparsed = {e.file for e in error.errors if e.file and _v1_only_error(e)}
+    if not unparsed:
+        return None
+    files = [
+        RegoFile(f.path, f.display, f.text, 0)
+        if f.rego_version == 1 and f.display in unparsed
+        else f
+        for f in sources.rego_files
+    ]
+    if files == sources.rego_files:
+        return None
+    return PolicySources(rego_files=files, data=sources.data, data_files=sources.data_files)
 
 
 def _store(directory: Path, files: dict[str, bytes]) -> None:

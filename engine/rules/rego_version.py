@@ -1,13 +1,20 @@
 """Detecting whether a Rego file is written in v0 or v1 syntax.
 
-OPA 1.x parses v1 by default; a v0 file must be marked in the bundle manifest
-(``file_rego_versions``). The decision per file:
+OPA 1.x parses every file as v1 unless told otherwise; a v0 file must be
+marked in the bundle manifest (``file_rego_versions``). The decision per file
+follows OPA's: a file is v1 unless it cannot be v1.
 
-* ``import rego.v1`` → v1;
-* any ``import future.keywords...`` → v0 (the import exists for v0 files);
+* ``import rego.v1`` (or ``rego.v2``) → v1;
 * a rule body opened with ``{`` straight after the rule head (``deny[x] {``,
   ``allow {``, ``f(x) = y {``) → v0, since v1 requires ``if`` there;
-* otherwise v1 (files that parse the same either way are plain v1).
+* otherwise v1. ``import future.keywords...`` decides nothing: v1 accepts it
+  (as a no-op for ``if``/``contains``/``in``/``every``, and to enable ``and``,
+  ``or`` and ``not { ... }``), so a file that parses as v1 is v1 whatever it
+  imports, as ``opa`` reads it.
+
+A file these rules call v1 that does not parse as v1 is compiled once more
+as v0 (``opa``'s ``--v0-compatible``) before its parse error is reported
+(:func:`engine.rules.compiler.compile_policy`).
 """
 
 from __future__ import annotations
@@ -75,10 +82,8 @@ def detect_rego_version(text: str) -> int:
     for i, (_kind, tok) in enumerate(tokens):
         if depth == 0 and tok == "import":
             path = _import_path(tokens, i)
-            if path == "rego.v1":
+            if path in ("rego.v1", "rego.v2"):
                 return 1
-            if path.startswith("future.keywords"):
-                return 0
         if depth == 0 and tok == "{" and i > 0:
             pkind, ptok = tokens[i - 1]
             if ptok in ("]", ")") or (

@@ -77,9 +77,10 @@ def policy_files(root: Path) -> list[Path]:
 
 
 def _read_text(path: Path, root: Path | None) -> str:
+    """The file's text exactly as its bytes say: line ends are kept, so a raw
+    string spanning ``\r\n`` keeps its carriage return, as ``opa`` reads it."""
     try:  # a FIFO, a device or a link leaving ``root`` is refused before reading
-        text = read_confined(path, root).decode("utf-8")
-        return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+        return read_confined(path, root).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError(display_path(path), f"not valid UTF-8 ({exc.reason})") from None
     except OSError as exc:

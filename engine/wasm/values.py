@@ -3,8 +3,9 @@
 Rego values map to Python as: null → None, booleans → bool, numbers → int
 (integers of any size) or float (a Decimal where a float would overflow),
 strings → str, arrays → list, objects → dict, sets → :class:`Set`.
-Object keys that are not strings keep their Rego type (arrays become tuples so
-they can be dict keys).
+Object keys that are not strings keep their Rego type (arrays become tuples,
+booleans :class:`BoolKey` and objects :class:`ObjectKey`, so they can be dict
+keys).
 
 Values cross the boundary as text: the Wasm runtime dumps values in Rego
 syntax (``opa_value_dump``: sets as ``{1, 2}`` / ``set()``, non-string object
@@ -83,6 +84,25 @@ class BoolKey:
         return f"BoolKey({self.value})"
 
 
+class ObjectKey:
+    """An object used as an object key (a dict is not hashable); Rego equality."""
+
+    __slots__ = ("_frozen", "value")
+
+    def __init__(self, value: dict[Any, Value]) -> None:
+        self.value = value
+        self._frozen = freeze(value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ObjectKey) and other._frozen == self._frozen
+
+    def __hash__(self) -> int:
+        return hash(self._frozen)
+
+    def __repr__(self) -> str:
+        return f"ObjectKey({self.value!r})"
+
+
 def freeze(value: Value) -> Any:
     """A hashable key with Rego equality: ``1 == 1.0``, ``true != 1``."""
     if value is None:
@@ -91,6 +111,8 @@ def freeze(value: Value) -> Any:
         return ("bool", value)
     if isinstance(value, BoolKey):
         return ("bool", value.value)
+    if isinstance(value, ObjectKey):
+        return value._frozen
     if isinstance(value, (int, float, Decimal)):
         return ("num", value)
     if isinstance(value, str):
@@ -115,6 +137,7 @@ _TYPE_ORDER = {
     list: 4,
     tuple: 4,
     dict: 5,
+    ObjectKey: 5,
     Set: 6,
 }
 
@@ -128,8 +151,8 @@ def type_name(value: Value) -> str:
 
 def compare(a: Value, b: Value) -> int:
     """Rego's total order: null < boolean < number < string < array < object < set."""
-    a = a.value if isinstance(a, BoolKey) else a
-    b = b.value if isinstance(b, BoolKey) else b
+    a = a.value if isinstance(a, (BoolKey, ObjectKey)) else a
+    b = b.value if isinstance(b, (BoolKey, ObjectKey)) else b
     ta, tb = _TYPE_ORDER[type(a)], _TYPE_ORDER[type(b)]
     if ta != tb:
         return -1 if ta < tb else 1
@@ -312,13 +335,13 @@ class _Parser:
 
 def hashable_key(key: Value) -> Any:
     """An object key usable in a dict: arrays become tuples, booleans
-    :class:`BoolKey`, objects are refused."""
+    :class:`BoolKey`, objects :class:`ObjectKey`."""
     if isinstance(key, bool):
         return BoolKey(key)
     if isinstance(key, list):
         return tuple(hashable_key(k) for k in key)
     if isinstance(key, dict):
-        raise ValueError_("objects as object keys are not supported")
+        return ObjectKey(key)
     return key
 
 
@@ -354,6 +377,8 @@ def _write(value: Value, out: list[str]) -> None:
         out.append("false")
     elif isinstance(value, BoolKey):
         out.append("true" if value.value else "false")
+    elif isinstance(value, ObjectKey):
+        _write(value.value, out)
     elif isinstance(value, int):
         out.append(str(value))
     elif isinstance(value, float):
@@ -401,6 +426,8 @@ def to_json(value: Value) -> Any:
     """The JSON form OPA reports: sets become sorted arrays, keys become strings."""
     if isinstance(value, Set):
         return [to_json(v) for v in value]
+    if isinstance(value, ObjectKey):
+        return to_json(value.value)
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
     if isinstance(value, dict):

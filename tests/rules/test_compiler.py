@@ -115,6 +115,28 @@ def test_every_failing_file_is_named(tmp_path: Path) -> None:
     assert all(e.line for e in info.value.errors)
 
 
+def test_a_v0_file_the_text_rules_miss_is_compiled_as_v0_as_opa_v0_compatible_reads_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sets.rego").write_text("package sets\n\nn := count(q)\n\nq[1]\nq[2]\n")
+    (tmp_path / "vals.rego").write_text('package vals\n\np = {"a": [x]} {\n  x = 1\n}\n')
+    (tmp_path / "old.rego").write_text(
+        'package old\n\nimport future.keywords.if\n\nm if re_match("^a", "ab")\n'
+    )
+    assert eval_ref([tmp_path], "data.sets.n").value == 2
+    assert eval_ref([tmp_path], "data.vals.p").value == {"a": [1]}
+    assert eval_ref([tmp_path], "data.old.m").value is True
+
+
+def test_a_file_broken_either_way_reports_its_v1_parse_error(tmp_path: Path) -> None:
+    # v1 stops at ``q[1]``; v0 would accept it and stop at ``contains ... if``
+    (tmp_path / "bad.rego").write_text("package bad\n\nq[1]\n\nr contains 1 if { true }\n")
+    with pytest.raises(CompileError) as info:
+        compile_policy(load_sources([tmp_path]), ["bad/r"], use_cache=False)
+    assert "bad.rego:3" in str(info.value)
+    assert "`contains` keyword is required for partial set rules" in str(info.value)
+
+
 @pytest.mark.parametrize(
     ("ref", "entrypoint"),
     [

@@ -113,10 +113,6 @@ HOSTILE: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
         ("builtin http.send is refused: rules may not use the network",),
     ),
-    "h_runtime": (
-        _rule("h_runtime", 'deny contains {"message": "x"} if opa.runtime().env.HOME\n'),
-        ("builtin opa.runtime is refused",),
-    ),
     "h_lookup": (
         _rule(
             "h_lookup",
@@ -162,6 +158,12 @@ RECURSIVE = _rule(
     "h_recursion", 'f(x) := f(x - 1) if x > 0\n\ndeny contains {"message": "x"} if f(10)\n'
 )
 
+RUNTIME = _rule(
+    "h_runtime",
+    'deny contains {"message": h} if h := opa.runtime().env.HOME\n'
+    'deny contains {"message": "non-empty"} if count(opa.runtime()) > 0\n',
+)
+
 GOOD = {"enc.rego": ENC_RULE, "acl.rego": ACL_RULE, "last.rego": GOOD_RULE}
 TIMEOUT = 0.5
 OPTIONS = {"rule_timeout": TIMEOUT, "max_memory_mb": 96, "max_output_mb": 1}
@@ -191,6 +193,7 @@ def hostile_scan(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for package, (text, _) in HOSTILE.items():
         write(root / "rules" / f"{package}.rego", text)
     write(root / "rules" / "h_recursion.rego", RECURSIVE)
+    write(root / "rules" / "h_runtime.rego", RUNTIME)
     baseline = scan([inputs], [root / "good"], ScanOptions(**OPTIONS))
     stamps: list[float] = []
     with measured() as cost:
@@ -228,6 +231,14 @@ def test_the_good_rules_keep_their_results(hostile_scan: dict[str, Any]) -> None
     assert [r.passed for r in _rule_results(report, "data.rules.z_last").results] == [False]
     assert report.exit_code() == 2
     assert report.exit_code("none") == 2
+
+
+def test_the_runtime_document_is_empty_so_no_environment_leaks(
+    hostile_scan: dict[str, Any],
+) -> None:
+    rule = _rule_results(hostile_scan["report"], "data.rules.h_runtime")
+    assert rule.errors == []
+    assert rule.results == []
 
 
 def test_recursion_through_functions_is_refused_when_compiled(

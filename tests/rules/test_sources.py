@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from engine.evaluation.data_reference import eval_ref
+from engine.rules.opa import find_opa
 from engine.rules.rego_version import detect_rego_version
 from engine.rules.sources import SourceError, load_sources
 
@@ -54,7 +58,12 @@ def test_missing_path_is_named(tmp_path: Path) -> None:
         ("package a\nallow { true }", 0),
         ("package a\nf(x) = y { y := x }", 0),
         ("package a\np = 1 { false } else = 2 { true }", 0),
-        ("package a\nimport future.keywords.if\ndeny contains x if { x := 1 }", 0),
+        ("package a\nimport future.keywords.if\ndeny contains x if { x := 1 }", 1),
+        ("package a\nimport future.keywords.in\ndeny[x] { some x in [1] }", 0),
+        ("package a\nimport future.keywords.and\np if { true and true }", 1),
+        ("package a\nimport future.keywords.not\np if not { false; true }", 1),
+        ("package a\nimport future.keywords\nimport future.keywords.or\np if { 1 or 2 }", 1),
+        ("package a\nimport rego.v2\np if { true and true }", 1),
         ("package a\nimport rego.v1\ndeny contains x if { x := 1 }", 1),
         ("package a\ndeny contains x if { x := 1 }", 1),
         ('package a\nx := {"a": {"b": 1}}\ny = {1}', 1),
@@ -98,7 +107,22 @@ def test_links_inside_the_rules_directory_and_named_files_are_read(tmp_path: Pat
     assert load_sources([tmp_path / "named.json"]).data == {"x": 1}
 
 
-def test_windows_line_endings_are_read_as_text_mode_reads_them(tmp_path: Path) -> None:
+def test_windows_line_endings_are_kept_as_the_bytes_say(tmp_path: Path) -> None:
     (tmp_path / "a.rego").write_bytes(b"package a\r\nx := 1\r\n")
     (rego,) = load_sources([tmp_path]).rego_files
-    assert rego.text == "package a\nx := 1\n"
+    assert rego.text == "package a\r\nx := 1\r\n"
+
+
+def test_a_raw_string_across_a_windows_line_end_keeps_its_carriage_return(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "raw.rego"
+    path.write_bytes(b"package raw\r\n\r\ns := `a\r\nb`\r\nn := count(s)\r\n")
+    oracle = subprocess.run(
+        [str(find_opa().path), "eval", "--format", "json", "-d", str(path), "data.raw"],
+        capture_output=True,
+        check=True,
+    )
+    expected = json.loads(oracle.stdout)["result"][0]["expressions"][0]["value"]
+    assert expected == {"s": "a\r\nb", "n": 4}
+    assert eval_ref([path], "data.raw").value == expected

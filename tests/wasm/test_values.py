@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from engine.wasm import values
-from engine.wasm.values import BoolKey, Set
+from engine.wasm.values import BoolKey, ObjectKey, Set
 
 
 def test_parse_sets_and_non_string_keys() -> None:
@@ -54,3 +54,11 @@ def test_json_form_sorts_sets_and_stringifies_keys() -> None:
 def test_dumps_refuses_non_finite_numbers(bad: float) -> None:
     with pytest.raises(ValueError, match="has no Rego form"):
         values.dumps({"x": [1, bad]})
+
+
+def test_objects_as_object_keys_parse_compare_and_print_as_opa_does() -> None:
+    parsed = values.parse('{{"b": 1, "a": [2]}: "o", {set()}: "s", 1: "n"}')
+    assert parsed[ObjectKey({"a": [2], "b": 1})] == "o"
+    assert values.parse(values.dumps(parsed)) == parsed
+    assert values.dumps_json(parsed) == b'{"1":"n","[[]]":"s","{\\"a\\":[2],\\"b\\":1}":"o"}'
+    assert values.compare(ObjectKey({"a": 1}), {"a": 2}) == -1

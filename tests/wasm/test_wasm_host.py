@@ -101,8 +101,10 @@ def test_network_builtin_is_refused_naming_the_file(policy: CompiledPolicy) -> N
         inst.evaluate("host/network")
     assert "builtin http.send is refused" in str(info.value)
     assert "host.rego" in str(info.value)
-    with pytest.raises(BuiltinUnavailable, match=r"opa\.runtime is refused"):
-        inst.evaluate("host/runtime")
+
+
+def test_runtime_is_the_empty_object_as_in_opa_wasm(policy: CompiledPolicy) -> None:
+    assert make(policy).evaluate("host/runtime") == [{}]
 
 
 def test_unimplemented_builtin_is_an_error_not_undefined(
