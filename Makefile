@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test lint example screenshot bench bench-relations bench-loaders bench-test bench-diff clean-cache
+.PHONY: setup opa test lint example screenshot bench bench-relations bench-loaders bench-test bench-diff loader-parity clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -44,6 +44,11 @@ bench-test: setup
 	$(BIN)/python bench/bench_test.py
 bench-diff: setup
 	$(BIN)/python bench/bench_diff.py
+
+# Our loaders against snyk's policy engine loader goldens (opt-in):
+# SNYK_PE_DIR=/path/to/policy-engine make loader-parity
+loader-parity: setup
+	$(BIN)/python bench/loader_parity.py $(SNYK_PE_DIR)
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native
