@@ -3,7 +3,8 @@
 A case under ``tests/loaders/<format>/`` that holds ``snyk_expected.json``
 is loaded through discovery (its ``expected*.json`` files skipped) and each
 resource of that file is compared with ours on key, id, resource type,
-attributes, tags and the ``meta`` keys snyk writes. ``snyk_expected.json`` is
+attributes, tags and the ``meta`` keys snyk writes (``terraform``, ``tfplan``,
+``tfstate`` and ``arm`` also when snyk leaves them out). ``snyk_expected.json`` is
 derived by hand from snyk's loader code and goldens; no update mode writes it.
 """
 
@@ -19,6 +20,8 @@ from loader_goldens import SNYK_EXPECTED, write_golden
 from engine.inputs.discovery import LoadOptions, load_inputs
 
 LOADERS = Path(__file__).parent.parent / "loaders"
+SNYK_META = ("terraform", "tfplan", "tfstate", "arm")
+"""Meta keys only snyk's loaders write: ours must have them exactly when snyk does."""
 CASES = sorted(p.parent for p in LOADERS.glob(f"*/*/{SNYK_EXPECTED}"))
 
 
@@ -46,12 +49,13 @@ def test_matches_snyk(case: Path) -> None:
         assert mine["resource_type"] == resource["resource_type"], key
         assert mine["attributes"] == resource["attributes"], key
         assert (mine.get("tags") or {}) == (resource.get("tags") or {}), key
-        for name, value in resource.get("meta", {}).items():
-            assert mine["meta"].get(name) == value, (key, name)
+        theirs_meta = resource.get("meta", {})
+        for name in {*theirs_meta, *SNYK_META}:
+            assert mine["meta"].get(name) == theirs_meta.get(name), (key, name)
 
 
 def test_there_are_parity_cases() -> None:
-    assert {case.parent.name for case in CASES} >= {"arm"}
+    assert {case.parent.name for case in CASES} >= {"arm", "tf_hcl", "tf_plan", "tf_state"}
 
 
 def test_update_cannot_overwrite_snyk_expected(tmp_path: Path) -> None:
