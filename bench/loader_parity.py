@@ -8,7 +8,9 @@ the State snyk's loader produces. This tool loads every case input with
 resource type and attributes, then prints one row per format: resources,
 equal, differing and refused (the case input gave no State), followed by the
 causes of the differences (the first differing attribute path of each
-resource, counted).
+resource, counted). A last column counts the resources whose snyk-specific
+meta (``meta.terraform``, ``meta.tfplan``, ``meta.tfstate``, ``meta.arm``) is
+equal to ours.
 
 Opt-in: ``SNYK_PE_DIR=<checkout of snyk/policy-engine> make loader-parity``,
 or ``python bench/loader_parity.py [SNYK_PE_DIR] [-v]`` (``-v`` lists every
@@ -28,6 +30,8 @@ from typing import Any
 from engine.inputs.discovery import load_inputs
 
 FORMATS = ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate")
+META_KEYS = ("terraform", "tfplan", "tfstate", "arm")
+CLUSTER_SCOPED = "keyed without 'default.': a cluster-scoped kind (deliberate, docs/inputs.md)"
 USAGE = (
     "loader parity needs a checkout of snyk's policy engine:\n"
     "  SNYK_PE_DIR=/path/to/policy-engine make loader-parity\n"
@@ -43,6 +47,7 @@ class FormatTally:
     equal: int = 0
     differing: int = 0
     refused: int = 0
+    meta_equal: int = 0
     causes: Counter[str] = field(default_factory=Counter)
     details: list[str] = field(default_factory=list)
 
@@ -106,13 +111,29 @@ def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> No
         tally.details.append(f"{case.name}: refused")
         return
     for key, resource in theirs:
-        cause = _resource_difference(ours.get(key), resource)
+        mine = ours.get(key)
+        if mine is None and key.startswith("default.") and key[len("default.") :] in ours:
+            tally.differing += 1
+            tally.causes[CLUSTER_SCOPED] += 1
+            tally.details.append(f"{case.name} {key}: {CLUSTER_SCOPED}")
+            continue
+        if _snyk_meta(mine) == _snyk_meta(resource):
+            tally.meta_equal += 1
+        cause = _resource_difference(mine, resource)
         if cause is None:
             tally.equal += 1
             continue
         tally.differing += 1
         tally.causes[cause] += 1
         tally.details.append(f"{case.name} {key}: {cause}")
+
+
+def _snyk_meta(resource: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The meta keys snyk's loaders write, of a resource (None when missing)."""
+    if resource is None:
+        return None
+    meta = resource.get("meta") or {}
+    return {k: meta[k] for k in META_KEYS if k in meta}
 
 
 def _resource_difference(ours: dict[str, Any] | None, theirs: dict[str, Any]) -> str | None:
@@ -142,11 +163,14 @@ def run(snyk_dir: Path) -> dict[str, FormatTally]:
 def render(tallies: dict[str, FormatTally], verbose: bool) -> str:
     """The per-format table, then the causes of differences."""
     lines = [
-        "| format | resources | equal | differing | refused |",
-        "|---|---:|---:|---:|---:|",
+        "| format | resources | equal | differing | refused | meta equal |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for fmt, t in tallies.items():
-        lines.append(f"| {fmt} | {t.resources} | {t.equal} | {t.differing} | {t.refused} |")
+        lines.append(
+            f"| {fmt} | {t.resources} | {t.equal} | {t.differing} | {t.refused} "
+            f"| {t.meta_equal} |"
+        )
     for fmt, t in tallies.items():
         if not t.causes:
             continue
