@@ -106,9 +106,11 @@ def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> No
     tally.resources += len(theirs)
     ours = _our_resources(case)
     if ours is None:
+        empty = not any(p.is_file() for p in case.rglob("*"))
+        why = "refused: the case has no input files in this checkout" if empty else "refused"
         tally.refused += len(theirs)
-        tally.causes["refused"] += len(theirs)
-        tally.details.append(f"{case.name}: refused")
+        tally.causes[why] += len(theirs)
+        tally.details.append(f"{case.name}: {why}")
         return
     for key, resource in theirs:
         mine = ours.get(key)

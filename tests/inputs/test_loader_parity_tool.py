@@ -52,13 +52,18 @@ def test_table_of_equal_differing_and_refused(tmp_path: Path) -> None:
     golden(tmp_path, "arm", "same", files, arm_state(key, {"apiVersion": "1", "properties": {}}))
     golden(tmp_path, "arm", "other", files, arm_state(key, {"apiVersion": "2", "properties": {}}))
     golden(tmp_path, "arm", "broken", {"template.json": "{"}, arm_state(key, {}))
+    golden(tmp_path, "arm", "submodule", {}, arm_state(key, {}))
     parity = tool()
     tallies = parity.run(tmp_path)
     arm = tallies["arm"]
-    assert (arm.resources, arm.equal, arm.differing, arm.refused) == (3, 1, 1, 1)
-    assert arm.causes == {"attributes: apiVersion value": 1, "refused": 1}
+    assert (arm.resources, arm.equal, arm.differing, arm.refused) == (4, 1, 1, 2)
+    assert arm.causes == {
+        "attributes: apiVersion value": 1,
+        "refused": 1,
+        "refused: the case has no input files in this checkout": 1,
+    }
     table = parity.render(tallies, verbose=False)
-    assert "| arm | 3 | 1 | 1 | 1 | 2 |" in table
+    assert "| arm | 4 | 1 | 1 | 2 | 2 |" in table
 
 
 @pytest.mark.parametrize(
