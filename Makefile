@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup clean-cache
+.PHONY: setup opa test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup loader-parity clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -51,6 +51,11 @@ bench-diff: setup
 	$(BIN)/python bench/bench_diff.py
 bench-startup: setup
 	$(BIN)/python bench/bench_startup.py
+
+# Our loaders against snyk's policy engine loader goldens (opt-in):
+# SNYK_PE_DIR=/path/to/policy-engine make loader-parity
+loader-parity: setup
+	$(BIN)/python bench/loader_parity.py $(SNYK_PE_DIR)
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/prepared

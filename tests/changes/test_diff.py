@@ -276,11 +276,11 @@ def test_arm_child_renamed_without_propagating_through_contains(tmp_path: Path) 
     assert [(c.operation, c.path) for c in report.changes] == [
         ("rename", None),
         ("replace", None),
-        ("update", ("name",)),
         ("update", ("properties", "priority")),
     ]
     assert {c.resource_type for c in report.changes} == {rule}
-    assert report.changes[0].old_id == f"{rule}/web-nsg/allow-https"
+    nsg = "Microsoft.Network/networkSecurityGroups/web-nsg"
+    assert report.changes[0].old_id == f"{nsg}/securityRules/allow-https"
 
 
 def test_kubernetes_manifests_are_matched_by_namespace_and_name(tmp_path: Path) -> None:

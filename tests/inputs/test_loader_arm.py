@@ -167,7 +167,7 @@ SCOPE = TemplateScope(
     [
         ("plain", "plain"),
         ("[[escaped]", "[escaped]"),
-        ("[parameters('location')]", "resourceGroup().location"),
+        ("[parameters('location')]", "stub-location"),
         ("[parameters('COUNT')]", 3),
         ("[parameters('secret')]", None),
         ("[parameters('missing')]", None),
@@ -201,15 +201,36 @@ SCOPE = TemplateScope(
         ("[first(parameters('names'))]", "a"),
         ("[last('xyz')]", "z"),
         ("[first(createArray())]", None),
-        ("[resourceGroup().location]", "resourceGroup().location"),
+        ("[resourceGroup().location]", "stub-location"),
+        ("[resourceGroup().managedBy]", "stub-managed-by"),
+        ("[resourceGroup().tags]", "resourceGroup().tags"),
+        ("[if(equals(resourceGroup().location, 'x'), 1, 2)]", None),
         ("[subscription().subscriptionId]", "subscription().subscriptionId"),
         ("[reference('x').properties.endpoint]", None),
         ("[listKeys('x', '2020-01-01').keys[0].value]", None),
-        ("[resourceId('Microsoft.Web/sites', 'app')]", "Microsoft.Web/sites/app"),
+        (
+            "[resourceId('Microsoft.Web/sites', 'app')]",
+            "/subscriptions/stub-subscription-id/resourceGroups/stub-resource-group-name"
+            "/providers/Microsoft.Web/sites/app",
+        ),
         (
             "[resourceId('sub', 'rg', 'Microsoft.Sql/servers/databases', 's', 'd')]",
-            "Microsoft.Sql/servers/databases/s/d",
+            "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Sql/servers/s/databases/d",
         ),
+        (
+            "[resourceId('rg', 'Microsoft.Sql/servers', 's')]",
+            "/subscriptions/stub-subscription-id/resourceGroups/rg"
+            "/providers/Microsoft.Sql/servers/s",
+        ),
+        (
+            "[subscriptionResourceId('Microsoft.Authorization/roleDefinitions', 'r')]",
+            "/subscriptions/stub-subscription-id/providers/Microsoft.Authorization/roleDefinitions/r",
+        ),
+        (
+            "[tenantResourceId('Microsoft.Management/managementGroups', 'm')]",
+            "/providers/Microsoft.Management/managementGroups/m",
+        ),
+        ("[resourceId('a', 'b', 'c', 'Microsoft.Web/sites', 'app')]", None),
         ("[resourceId('Microsoft.Web/sites')]", None),
         ("[copyIndex()]", None),
         ("[div(7, 0)]", None),
@@ -267,6 +288,41 @@ def test_condition_copy_and_duplicates() -> None:
     assert "condition" not in kept["attributes"]
 
 
+def test_attributes_ids_and_parents() -> None:
+    subnet_type = "Microsoft.Network/virtualNetworks/subnets"
+    vnet = {
+        "type": "[concat('Microsoft.Network/', 'virtualNetworks')]",
+        "apiVersion": "2023-04-01",
+        "name": "net",
+        "tags": {"env": "[toUpper('dev')]"},
+        "dependsOn": ["[resourceId('Microsoft.Network/networkSecurityGroups', 'nsg')]"],
+        "resources": [{"type": "subnets", "apiVersion": "2023-04-01", "name": "a"}],
+    }
+    loaded = load_doc(template(vnet))
+    net_id = "Microsoft.Network/virtualNetworks/net"
+    subnet_id = f"{net_id}/subnets/a"
+    assert keys(loaded) == [net_id, subnet_id]
+    net = loaded.document["resources"]["Microsoft.Network/virtualNetworks"][net_id]
+    assert net["attributes"] == {
+        "apiVersion": "2023-04-01",
+        "dependsOn": [
+            "/subscriptions/stub-subscription-id/resourceGroups/stub-resource-group-name"
+            "/providers/Microsoft.Network/networkSecurityGroups/nsg"
+        ],
+        "properties": {},
+    }
+    assert net["tags"] == {"env": "DEV"}
+    assert net["meta"] == {}
+    subnet = loaded.document["resources"][subnet_type][subnet_id]
+    assert subnet["id"] == subnet_id
+    assert subnet["attributes"] == {
+        "apiVersion": "2023-04-01",
+        "properties": {},
+        "_parent_id": net_id,
+    }
+    assert subnet["meta"] == {"arm": {"parent_id": net_id}}
+
+
 def test_language_version_2_symbolic_resources() -> None:
     doc = {
         "$schema": SCHEMA,
@@ -285,12 +341,13 @@ def test_language_version_2_symbolic_resources() -> None:
     }
     loaded = load_doc(doc)
     rule_type = "Microsoft.Storage/storageAccounts/managementPolicies"
-    assert keys(loaded) == [f"{STORAGE}/logs", f"{rule_type}/logs/default"]
-    rule = loaded.document["resources"][rule_type][f"{rule_type}/logs/default"]
+    rule_key = f"{STORAGE}/logs/managementPolicies/default"
+    assert keys(loaded) == [f"{STORAGE}/logs", rule_key]
+    rule = loaded.document["resources"][rule_type][rule_key]
     assert rule["attributes"]["properties"]["account"] == f"{STORAGE}/logs"
     assert [r.target_key for r in loaded.references] == [f"{STORAGE}/logs"]
     assert loaded.source_map is not None
-    assert loaded.source_map.resource_location(rule_type, f"{rule_type}/logs/default") == (
+    assert loaded.source_map.resource_location(rule_type, rule_key) == (
         SourceLocation("t.json", 10, 5)
     )
 
@@ -366,7 +423,7 @@ def test_source_map() -> None:
     loaded = load(parse_json(raw), raw, "vnet.json")
     assert loaded.source_map is not None
     subnet_type = "Microsoft.Network/virtualNetworks/subnets"
-    subnet = f"{subnet_type}/vnet-hub/app"
+    subnet = "Microsoft.Network/virtualNetworks/vnet-hub/subnets/app"
     assert loaded.source_map.resource_location(subnet_type, subnet) == SourceLocation(
         "vnet.json", 64, 9
     )

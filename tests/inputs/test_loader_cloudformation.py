@@ -87,6 +87,8 @@ def test_case_count() -> None:
         {"Resources": {"S": {"Type": "Alexa::ASK::Skill"}}},
         {"Resources": {"C": {"Type": "Custom::Thing"}}},
         {"Transform": "AWS::Serverless-2016-10-31", "Resources": {"F": {"Type": "X"}}},
+        {"Resources": {"C": {"Type": "MongoDB::Atlas::Cluster", "Properties": {}}}},
+        {"Resources": {"B": {"Type": "Company::Thing"}, "S": {"Type": "Server"}}},
     ],
 )
 def test_recognises_templates(doc: Any) -> None:
@@ -103,7 +105,10 @@ def test_recognises_templates(doc: Any) -> None:
             "input_type": "cfn",
             "resources": {"AWS::S3::Bucket": {"b": {"attributes": {}}}},
         },
-        {"Resources": {"B": {"Type": "Company::Thing"}}},
+        {"Resources": {"B": {"Type": "Company::Thing"}, "N": {"Name": "n"}}},
+        {"Resources": {"B": {"Type": ""}}},
+        {"Resources": {"B": "AWS::S3::Bucket"}},
+        {"Resources": {}},
         {"Resources": ["AWS::S3::Bucket"]},
         [{"Resources": {"B": {"Type": "AWS::S3::Bucket"}}}],
         "AWSTemplateFormatVersion",

@@ -203,7 +203,11 @@ def test_misshapen_configuration_resolves_nothing() -> None:
         loaded, "aws_s3_bucket_public_access_block", "aws_s3_bucket_public_access_block.logs"
     )
     assert "bucket" not in access["attributes"]
-    assert access["meta"] == {"planned_actions": ["create"], "provider": "aws"}
+    assert access["meta"] == {
+        "planned_actions": ["create"],
+        "provider": "aws",
+        "tfplan": {"resource_actions": ["create"]},
+    }
     assert loaded.references == []
 
 
@@ -265,6 +269,7 @@ def test_region_from_a_variable_default_when_the_plan_has_no_value() -> None:
         "planned_actions": ["create"],
         "provider": "aws.dr",
         "region": "eu-central-1",
+        "tfplan": {"resource_actions": ["create"]},
     }
 
 

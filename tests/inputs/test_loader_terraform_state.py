@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from loader_goldens import SNYK_EXPECTED
 
 from engine.inputs.loaders import terraform_plan, terraform_state
 from engine.inputs.loaders.documents import parse_json
@@ -29,7 +30,8 @@ CASE_NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 
 
 def input_file(case: str) -> Path:
-    return next(p for p in (CASES / case).iterdir() if p.name != "expected.json")
+    not_inputs = ("expected.json", SNYK_EXPECTED)
+    return next(p for p in sorted((CASES / case).iterdir()) if p.name not in not_inputs)
 
 
 def load_case(case: str) -> LoadedState:
@@ -97,7 +99,12 @@ def test_raw_state_keys_modules_indices_and_skips_deposed_objects() -> None:
     ]
     instance = resources["aws_instance"]["aws_instance.worker"]
     assert instance["attributes"]["id"] == "i-0aaa1111bbbb2222c"  # not the deposed object
-    assert resources["aws_sqs_queue"]["aws_sqs_queue.jobs"]["meta"] == {"provider": "aws.east"}
+    assert resources["aws_sqs_queue"]["aws_sqs_queue.jobs"]["meta"] == {
+        "provider": "aws.east",
+        "tfstate": {"name": "jobs"},
+    }
+    carol = resources["aws_iam_user"]['module.users.aws_iam_user.this["carol"]']
+    assert carol["meta"]["tfstate"] == {"name": "this"}
     assert "data.aws_iam_policy_document.queue" in resources["data.aws_iam_policy_document"]
 
 

@@ -3,23 +3,28 @@
 Child resources nested in a resource's ``resources`` get their parent's type
 and name as prefixes, as ARM does (``Microsoft.Network/virtualNetworks`` +
 ``subnets`` → ``Microsoft.Network/virtualNetworks/subnets``, name
-``vnet1/subnet1``). A resource's key and id are ``<type>/<name>``, which is
-also what ``resourceId()`` gives for it; its namespace is the template's
-path. Its attributes are the resource object without ``type``,
-``apiVersion``, ``dependsOn``, ``resources``, ``copy`` and ``condition``,
-with expressions evaluated (see :mod:`engine.inputs.loaders.arm_expressions`:
-``resourceGroup().location`` gives the string ``"resourceGroup().location"``)
-and ``name`` the full name. Its tags are its ``tags``.
+``vnet1/subnet1``). A resource's key and id are its resource id, types and
+names interleaved as Azure writes them
+(``Microsoft.Network/virtualNetworks/vnet1/subnets/subnet1``), which is also
+what ``resourceId()`` gives for it; its namespace is the template's path. Its
+attributes are the resource object without ``name``, ``type``, ``tags``,
+``resources``, ``copy`` and ``condition``, with expressions evaluated (see
+:mod:`engine.inputs.loaders.arm_expressions`: ``resourceGroup().location``
+gives ``"stub-location"``) and ``properties`` an empty object when not
+written. A child resource (its type has more than one segment after the
+namespace) has the id of its parent in the attribute ``_parent_id`` and in
+``meta.arm.parent_id``. Its tags are its ``tags`` (an object).
 
 ``copy`` loops are expanded, one resource per ``copyIndex()`` (a count that
 cannot be evaluated gives one resource, where ``copyIndex()`` is null). A resource
 whose ``condition`` is false is left out (with its children); an unknown
 condition keeps it, and ``meta.condition`` holds the condition as written.
-A name that cannot be evaluated is used as written (with ``[i]``, or ``[*]``
-for an unknown count, appended in a copy loop); a key met again gets ``#2``,
-``#3``... appended. Resources declared ``existing`` are not part of the
-State. Nested deployments (``Microsoft.Resources/deployments``) are one
-resource, their inline template evaluated in the outer template's scope.
+A type written as an expression is evaluated. A name that cannot be
+evaluated is used as written (with ``[i]``, or ``[*]`` for an unknown count,
+appended in a copy loop); a key met again gets ``#2``, ``#3``... appended.
+Resources declared ``existing`` are not part of the State. Nested
+deployments (``Microsoft.Resources/deployments``) are one resource, their
+inline template evaluated in the outer template's scope.
 """
 
 from __future__ import annotations
@@ -33,7 +38,9 @@ from engine.inputs.loaders.arm_expressions import (
     Loops,
     Site,
     TemplateScope,
+    parent_id,
     plain,
+    resource_id,
 )
 from engine.inputs.loaders.evaluation_budget import MAX_UNITS, BudgetExhausted, evaluation_budget
 from engine.inputs.loaders.loaded import (
@@ -48,8 +55,10 @@ from engine.inputs.source_map import DocumentPath, DocumentSourceMap
 
 INPUT_TYPE = "arm"
 
-NOT_ATTRIBUTES = frozenset({"type", "apiVersion", "dependsOn", "resources", "copy", "condition"})
-"""Keys of a resource object that say how to deploy it rather than what it is."""
+NOT_ATTRIBUTES = frozenset({"name", "type", "tags", "resources", "copy", "condition"})
+"""Keys of a resource object that are not attributes: the name and type make
+the id, tags are the resource's tags, and children, loops and conditions
+decide which resources there are."""
 
 
 def _is_arm_resource(value: Any) -> bool:
@@ -91,7 +100,7 @@ class _Instance:
 
     @property
     def key(self) -> str:
-        return f"{self.resource_type}/{self.name_text}"
+        return resource_id(self.resource_type, self.name_text)
 
 
 def _line(raw: bytes, path: DocumentPath) -> int | None:
@@ -154,7 +163,8 @@ def _instances(
             if not isinstance(name, str) and at is not loops:
                 index = at[-1][1]
                 text = f"{text}[{'*' if index is None else index}]"
-            resource_type: str = resource["type"]
+            evaluated_type = evaluator.evaluate(resource["type"], None, at)
+            resource_type = evaluated_type if isinstance(evaluated_type, str) else resource["type"]
             if parent is not None and "/" not in resource_type:
                 resource_type = f"{parent.resource_type}/{resource_type}"
                 text = f"{parent.name_text}/{text}"
@@ -277,16 +287,27 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     for key, instance in keyed:
         body = {k: v for k, v in instance.body.items() if k not in NOT_ATTRIBUTES}
         site = Site(instance.resource_type, key, ())
-        evaluated = evaluator.evaluate(body, site, instance.loops)
-        attributes = plain({**evaluated, "name": instance.name} if "name" in body else evaluated)
-        condition = instance.body.get("condition")
-        tags = attributes.get("tags")
+        depends = body.pop("dependsOn", None)
+        attributes = plain(evaluator.evaluate(body, site, instance.loops))
+        if depends is not None:  # deployment order: a depends_on relation, not a reference
+            attributes["dependsOn"] = plain(evaluator.evaluate(depends, None, instance.loops))
+        if not isinstance(attributes.get("properties"), dict):
+            attributes["properties"] = {}
+        meta: dict[str, Any] = {}
+        if "condition" in instance.body:
+            meta["condition"] = plain(instance.body["condition"])
+        parent = parent_id(instance.resource_type, instance.name_text)
+        if parent is not None:
+            attributes["_parent_id"] = parent
+            meta["arm"] = {"parent_id": parent}
+        written_tags = instance.body.get("tags")
+        tags = plain(evaluator.evaluate(written_tags, site.child("tags"), instance.loops))
         by_type.setdefault(instance.resource_type, {})[key] = resource_entry(
             instance.resource_type,
             key,
             path,
             attributes,
-            meta={"condition": plain(condition)} if "condition" in instance.body else None,
+            meta=meta,
             tags=tags if isinstance(tags, dict) else None,
         )
         resource_paths[(instance.resource_type, key)] = (0, instance.document_path)

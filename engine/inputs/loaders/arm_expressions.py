@@ -7,10 +7,18 @@ A string value that starts with ``[`` and ends with ``]`` is an expression
 
 What the template determines is evaluated: ``parameters()`` take their
 ``defaultValue``, ``variables()`` their value, ``copyIndex()`` the loop
-index, ``resourceId()`` the key ``<type>/<name>`` of the resource it names.
+index. ``resourceId()`` gives the resource id of what it names, types and
+names interleaved as Azure writes them
+(``Microsoft.Network/virtualNetworks/vnet/subnets/app``, see
+:func:`resource_id`): the key of a resource of the template, else the fully
+qualified id under ``/subscriptions/<id>/resourceGroups/<name>/providers/``
+(``stub-subscription-id`` and ``stub-resource-group-name`` when not given).
 The deployment environment (``resourceGroup()``, ``subscription()``,
 ``deployment()``, ``tenant()``, ``managementGroup()``, ``environment()``)
-gives placeholder strings such as ``"resourceGroup().location"``; what only
+gives placeholder strings such as ``"subscription().subscriptionId"``;
+the resource group's ``id``, ``name``, ``type``, ``location`` and
+``managedBy`` give ``stub-id``, ``stub-name``, ``stub-type``,
+``stub-location`` and ``stub-managed-by`` (placeholders too); what only
 a deployment knows (``reference()``, ``list*()``, ``uniqueString()``,
 ``guid()``, ``utcNow()``...), any unknown function, and anything computed
 from a null, is null. Comparisons involving a placeholder or a null are null.
@@ -46,6 +54,38 @@ ENVIRONMENT_FUNCTIONS = frozenset(
 class Placeholder(str):
     """A string standing for a value only a deployment knows, e.g.
     ``resourceGroup().location``, or text built from one."""
+
+
+RESOURCE_GROUP_STUBS = {
+    "id": "stub-id",
+    "name": "stub-name",
+    "type": "stub-type",
+    "location": "stub-location",
+    "managedby": "stub-managed-by",
+}
+"""What ``resourceGroup().<property>`` gives (case-folded property names)."""
+
+
+def resource_id(resource_type: str, name: str) -> str:
+    """The resource id of a resource: ``Microsoft.Network/virtualNetworks/subnets``
+    named ``vnet/app`` is ``Microsoft.Network/virtualNetworks/vnet/subnets/app``.
+    A name whose segments do not match the type's gives ``<type>/<name>``."""
+    namespace, _, types = resource_type.partition("/")
+    type_parts = types.split("/") if types else []
+    names = name.split("/")
+    if not type_parts or len(type_parts) != len(names):
+        return f"{resource_type}/{name}"
+    return "/".join([namespace, *(f"{t}/{n}" for t, n in zip(type_parts, names, strict=True))])
+
+
+def parent_id(resource_type: str, name: str) -> str | None:
+    """The resource id of a child resource's parent, None for a top-level resource."""
+    namespace, _, types = resource_type.partition("/")
+    type_parts = types.split("/") if types else []
+    names = name.split("/")
+    if len(type_parts) < 2 or len(type_parts) != len(names):
+        return None
+    return resource_id("/".join([namespace, *type_parts[:-1]]), "/".join(names[:-1]))
 
 
 # ------------------------------------------------------------------ syntax
@@ -223,7 +263,7 @@ class TemplateScope:
     parameters: dict[str, Any]
     variables: dict[str, Any]
     resource_keys: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Case-folded ``<type>/<name>`` → (type, key) of every resource of the State."""
+    """Case-folded resource id → (type, key) of every resource of the State."""
 
 
 def _lookup(mapping: dict[str, Any], name: str) -> tuple[str, Any] | None:
@@ -358,6 +398,8 @@ class Evaluator:
         if isinstance(node, Member):
             target = self.node(node.target, site, loops)
             if isinstance(target, Placeholder):
+                if target == "resourceGroup()" and node.name.casefold() in RESOURCE_GROUP_STUBS:
+                    return Placeholder(RESOURCE_GROUP_STUBS[node.name.casefold()])
                 return Placeholder(f"{target}.{node.name}")
             found = _lookup(target, node.name) if isinstance(target, dict) else None
             return found[1] if found is not None else None
@@ -420,16 +462,27 @@ class Evaluator:
             self._variables[key] = evaluated
         return self._variables[key]
 
-    def resource_id(self, arguments: Sequence[Any], site: Site | None) -> Any:
-        """``resourceId([subscription], [group], type, name...)`` → ``<type>/<name>``."""
+    def resource_id(self, arguments: Sequence[Any], site: Site | None, scope: str) -> Any:
+        """``resourceId([subscription], [group], type, name...)`` → the resource id:
+        a resource's key, else the id qualified by ``scope`` (``group``,
+        ``subscription`` or ``tenant``)."""
         if not arguments or any(not isinstance(a, str) for a in arguments):
             return None
         at = next((i for i, a in enumerate(arguments) if "/" in a), None)
-        if at is None or at + 1 >= len(arguments):
+        if at is None or at + 1 >= len(arguments) or at > 2:
             return None
         resource_type, names = arguments[at], arguments[at + 1 :]
-        key = f"{resource_type}/{'/'.join(names)}"
+        key = resource_id(resource_type, "/".join(names))
         known = self.scope.resource_keys.get(key.casefold())
+        if known is None:
+            before = list(arguments[:at])
+            group = before.pop() if before and scope == "group" else "stub-resource-group-name"
+            subscription = before.pop() if before else "stub-subscription-id"
+            key = {
+                "group": f"/subscriptions/{subscription}/resourceGroups/{group}/providers/{key}",
+                "subscription": f"/subscriptions/{subscription}/providers/{key}",
+                "tenant": f"/providers/{key}",
+            }[scope]
         if known is not None:
             target_type, key = known
             if site is not None:
@@ -508,8 +561,11 @@ def _environment(name: str) -> Lazy:
     return environment
 
 
-def _resource_id(ev: Evaluator, args: tuple[Node, ...], site: Site | None, loops: Loops) -> Any:
-    return ev.resource_id([ev.node(a, site, loops) for a in args], site)
+def _resource_id(scope: str) -> Lazy:
+    def resource_id(ev: Evaluator, args: tuple[Node, ...], site: Site | None, loops: Loops) -> Any:
+        return ev.resource_id([ev.node(a, site, loops) for a in args], site, scope)
+
+    return resource_id
 
 
 _LAZY: dict[str, Lazy] = {
@@ -517,9 +573,9 @@ _LAZY: dict[str, Lazy] = {
     "parameters": _parameters,
     "variables": _variables,
     "copyindex": _copy_index,
-    "resourceid": _resource_id,
-    "subscriptionresourceid": _resource_id,
-    "tenantresourceid": _resource_id,
+    "resourceid": _resource_id("group"),
+    "subscriptionresourceid": _resource_id("subscription"),
+    "tenantresourceid": _resource_id("tenant"),
     **{name: _unknowable for name in ("reference", "list", "listkeys", "listsecrets")},
     **{name: _unknowable for name in ("uniquestring", "guid", "newguid", "utcnow")},
     **{name: _unknowable for name in ("pickzones", "providers", "listaccountsas")},

@@ -53,8 +53,10 @@ _Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def recognises(doc: Any) -> bool:
     """Whether ``doc`` is a CloudFormation template: an object with
-    ``AWSTemplateFormatVersion``, or with ``Resources`` and a ``Transform`` or
-    a resource typed ``AWS::``/``Alexa::``/``Custom::``."""
+    ``AWSTemplateFormatVersion``, or with ``Resources`` and a ``Transform``, a
+    resource typed ``AWS::``/``Alexa::``/``Custom::``, or resources that are
+    all objects with a string ``Type`` (registry types such as
+    ``MongoDB::Atlas::Cluster``, and any other type, as snyk's loader reads them)."""
     if not isinstance(doc, dict):
         return False
     if "AWSTemplateFormatVersion" in doc:
@@ -63,6 +65,12 @@ def recognises(doc: Any) -> bool:
     if not isinstance(resources, dict):
         return False
     if "Transform" in doc:
+        return True
+    typed = [
+        isinstance(r, dict) and isinstance(r.get("Type"), str) and bool(r["Type"])
+        for r in resources.values()
+    ]
+    if typed and all(typed):
         return True
     return any(
         isinstance(r, dict)

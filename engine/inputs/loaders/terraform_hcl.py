@@ -139,6 +139,8 @@ class ModuleConfig:
     """The directory its files were read inside (None: read as given)."""
     suppressions: list[InlineSuppression] = field(default_factory=list)
     """The inline suppression comments of its native-syntax files."""
+    terraform: list[Block] = field(default_factory=list)
+    """The ``terraform`` blocks (``required_providers``)."""
 
 
 def _file_display(directory_display: str, name: str) -> str:
@@ -325,7 +327,7 @@ def parse_json_syntax(raw: bytes, display: str) -> list[Block]:
                 for name, spec in entry.items():
                     for one in _json_entries(spec):
                         blocks.append(Block(kind, (name,), _json_body(one, display, True), display))
-            elif kind == "locals":
+            elif kind == "locals" or kind == "terraform":
                 blocks.append(Block(kind, (), _json_body(entry, display, False), display))
     return blocks
 
@@ -374,6 +376,8 @@ def _add_block(config: ModuleConfig, block: Block) -> None:
         config.providers.append(block)
     elif block.type == "locals":
         config.locals.update(block.body.attributes)
+    elif block.type == "terraform" and not block.labels:
+        config.terraform.append(block)
 
 
 # --- variable values ------------------------------------------------------------------------
@@ -525,6 +529,53 @@ class _Run:
         return self.configs[key]
 
 
+@dataclass(frozen=True)
+class _Provider:
+    """A provider configuration as resources see it."""
+
+    name: str
+    """``aws``, ``aws.west``."""
+    region: Any = None
+    config: dict[str, Any] | None = None
+    """The evaluated ``provider`` block; None when no block configures it."""
+
+
+def _static_body(body: Body, context: Context) -> dict[str, Any]:
+    """A block's arguments evaluated (null when they cannot be), nested blocks
+    as lists of objects."""
+    value: dict[str, Any] = {
+        name: evaluate_or_null(attribute.expression, context)
+        for name, attribute in body.attributes.items()
+    }
+    for nested in body.blocks:
+        entries = value.setdefault(nested.type, [])
+        if isinstance(entries, list):
+            entries.append(_static_body(nested.body, context))
+    return value
+
+
+def _version_constraints(blocks: list[Block], context: Context) -> dict[str, str]:
+    """Each provider's ``version`` in ``terraform { required_providers {...} }``
+    (an object with ``version``, or a version string as Terraform 0.12 wrote it)."""
+    found: dict[str, str] = {}
+    for block in blocks:
+        written: dict[str, Any] = {}
+        for nested in block.body.blocks:
+            if nested.type == "required_providers":
+                written.update(_static_body(nested.body, context))
+        if "required_providers" in block.body.attributes:
+            written_value = block.body.attributes["required_providers"].expression
+            value = evaluate_or_null(written_value, context)
+            for entry in value if isinstance(value, list) else [value]:
+                if isinstance(entry, dict):
+                    written.update(entry)
+        for name, requirement in written.items():
+            version = requirement.get("version") if isinstance(requirement, dict) else requirement
+            if isinstance(version, str) and version:
+                found[name] = version
+    return found
+
+
 class _Module:
     """One instance of a module: its variables, locals, outputs, resources and calls."""
 
@@ -536,7 +587,7 @@ class _Module:
         manifest_key: str,
         inputs: Callable[[str], Any],
         ancestors: tuple[Path, ...],
-        providers: dict[str, tuple[str, Any]],
+        providers: dict[str, _Provider],
     ) -> None:
         self.run = run
         self.config = config
@@ -557,8 +608,9 @@ class _Module:
         for block in config.providers:
             alias = evaluate_or_null(_attribute(block, "alias"), self.context)
             name = f"{block.labels[0]}.{alias}" if isinstance(alias, str) else block.labels[0]
-            region = evaluate_or_null(_attribute(block, "region"), self.context)
-            self.providers[name] = (name, region)
+            arguments = _static_body(block.body, self.context)
+            self.providers[name] = _Provider(name, arguments.get("region"), arguments)
+        self.version_constraints = _version_constraints(config.terraform, self.context)
 
     def _memoized(self, kind: str, name: str, compute: Callable[[], Any]) -> Any:
         key = (kind, name)
@@ -651,8 +703,8 @@ class _Module:
             raise EvaluationError(f"undeclared module {name!r}")
         return call.value()
 
-    def provider(self, block: Block) -> tuple[str, Any]:
-        """The provider configuration a resource uses: (name, region)."""
+    def provider(self, block: Block) -> _Provider:
+        """The provider configuration a resource uses."""
         written = block.body.attributes.get("provider")
         name = None
         if written is not None:
@@ -662,7 +714,7 @@ class _Module:
                 name = traversal_text(written.expression)
         if name is None:
             name = block.labels[0].split("_", 1)[0]
-        return self.providers.get(name, (name, None))
+        return self.providers.get(name, _Provider(name))
 
 
 def _attribute(block: Block, name: str) -> Expression:
@@ -990,7 +1042,7 @@ class _ModuleCall:
             self._providers(context),
         )
 
-    def _providers(self, context: Context) -> dict[str, tuple[str, Any]]:
+    def _providers(self, context: Context) -> dict[str, _Provider]:
         providers = dict(self.parent.providers)
         written = self.block.body.attributes.get("providers")
         if written is None:
@@ -1007,7 +1059,7 @@ class _ModuleCall:
                 if key and value:
                     mapping[key] = value
         for child_name, parent_name in mapping.items():
-            providers[child_name] = self.parent.providers.get(parent_name, (parent_name, None))
+            providers[child_name] = self.parent.providers.get(parent_name, _Provider(parent_name))
         return providers
 
     def value(self) -> Any:
@@ -1255,10 +1307,18 @@ def _entry(instance: _Instance, namespace: str) -> dict[str, Any]:
     attributes = instance.attributes()
     module = instance.group.module
     block = instance.group.block
-    provider, region = module.provider(block)
-    meta: dict[str, Any] = {"filepath": block.file, "provider": provider}
-    if isinstance(region, str):
-        meta["region"] = region
+    provider = module.provider(block)
+    meta: dict[str, Any] = {"filepath": block.file, "provider": provider.name}
+    if isinstance(provider.region, str):
+        meta["region"] = provider.region
+    terraform: dict[str, Any] = {}
+    if provider.config is not None:
+        terraform["provider_config"] = provider.config
+    constraint = module.version_constraints.get(provider.name.split(".", 1)[0])
+    if constraint is not None:
+        terraform["provider_version_constraint"] = constraint
+    if terraform:
+        meta["terraform"] = terraform
     tags = attributes.get("tags")
     return resource_entry(
         instance.resource_type,

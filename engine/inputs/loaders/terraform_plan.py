@@ -23,7 +23,12 @@ have short names (``aws``), and they lack the fields later versions added
 
 Each resource's meta holds its ``planned_actions``, its ``provider``
 configuration key (``aws``, ``aws.west``) and the provider's ``region`` when
-the configuration gives it as a constant or through a root variable.
+the configuration gives it as a constant or through a root variable. As
+snyk's loader writes them, it also holds ``tfplan.resource_actions`` (the
+planned actions, for a resource the plan changes) and ``terraform``: the
+provider configuration's ``provider_version_constraint`` and, as
+``provider_config``, its arguments that are constants (see
+:func:`constant_value`), each only when there is one.
 """
 
 from __future__ import annotations
@@ -239,6 +244,23 @@ class _Scope:
     """The module call (in the parent) that made this instance."""
 
 
+def constant_value(expression: Any) -> Any:
+    """The value of a configuration expression made of constants: a
+    ``constant_value``; a list of expressions (nested blocks) element by
+    element; an object of expressions without its null members. An
+    expression with ``references`` (or anything else) is null."""
+    if isinstance(expression, list):
+        return [constant_value(e) for e in expression]
+    if not isinstance(expression, dict):
+        return None
+    if "constant_value" in expression:
+        return expression["constant_value"]
+    if "references" in expression:
+        return None
+    values = {k: constant_value(e) for k, e in expression.items()}
+    return {k: v for k, v in values.items() if v is not None}
+
+
 class _Configuration:
     """The plan's ``configuration``, read leniently: what is missing or
     misshapen there just resolves nothing."""
@@ -297,8 +319,9 @@ class _Configuration:
         self, resource: ModuleResource, config: dict[str, Any], actions: Any
     ) -> dict[str, Any]:
         """A resource's meta: planned actions, provider key and region."""
-        key = config.get("provider_config_key")
-        if not isinstance(key, str):
+        config_key = config.get("provider_config_key")
+        key = config_key if isinstance(config_key, str) else None
+        if key is None:
             key = provider_short_name(resource.provider_name)
         meta: dict[str, Any] = {
             "planned_actions": actions if isinstance(actions, list) else [],
@@ -307,7 +330,27 @@ class _Configuration:
         region = self.region(key)
         if region is not None:
             meta["region"] = region
+        terraform = self.provider_meta(config_key) if isinstance(config_key, str) else {}
+        if terraform:
+            meta["terraform"] = terraform
+        if isinstance(actions, list):
+            meta["tfplan"] = {"resource_actions": list(actions)}
         return meta
+
+    def provider_meta(self, provider_key: str) -> dict[str, Any]:
+        """``provider_version_constraint`` and the constant ``provider_config``
+        of a provider configuration, each when there is one."""
+        provider = self.providers.get(provider_key)
+        if not isinstance(provider, dict):
+            return {}
+        found: dict[str, Any] = {}
+        constraint = provider.get("version_constraint")
+        if isinstance(constraint, str) and constraint:
+            found["provider_version_constraint"] = constraint
+        arguments = constant_value(_object(provider.get("expressions")))
+        if arguments:
+            found["provider_config"] = arguments
+        return found
 
     def region(self, provider_key: str) -> str | None:
         """The region a provider configuration sets: a constant, or a root variable."""

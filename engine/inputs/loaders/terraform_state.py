@@ -5,6 +5,8 @@ Every resource and data source of the root module and of its child modules
 becomes a resource keyed by its full address (``module.a.aws_s3_bucket.b[0]``);
 data sources have the type ``data.<type>``. Attributes are the recorded
 values; ``tags`` is the ``tags`` attribute when it is an object of strings.
+Each resource's meta holds its ``provider`` configuration key and, as snyk's
+loader writes it, ``tfstate.name``: the name in its block (``b``).
 """
 
 from __future__ import annotations
@@ -91,7 +93,9 @@ def _load_shown(doc: dict[str, Any], table: ResourceTable) -> None:
     if "root_module" not in values:
         raise LoaderError("values has no root_module")
     for resource in module_resources(values["root_module"], ("values", "root_module")):
-        meta = {"provider": provider_short_name(resource.provider_name)}
+        meta: dict[str, Any] = {"provider": provider_short_name(resource.provider_name)}
+        if resource.name:
+            meta["tfstate"] = {"name": resource.name}
         table.add(resource.type, resource.address, resource.values, meta, resource.document_path)
 
 
@@ -144,6 +148,6 @@ def _load_raw(doc: dict[str, Any], table: ResourceTable) -> None:
                 state_type(mode, rtype),
                 base + index_suffix(index),
                 plain_copy(attributes),
-                dict(meta),
+                {**meta, "tfstate": {"name": name}},
                 ("resources", i, "instances", j),
             )

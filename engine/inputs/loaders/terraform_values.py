@@ -114,6 +114,8 @@ class ModuleResource:
     provider_name: str
     values: dict[str, Any]
     document_path: DocumentPath
+    name: str = ""
+    """The resource's name in its block (``b`` of ``aws_s3_bucket.b[0]``)."""
 
 
 def module_resources(module: Any, path: DocumentPath) -> Iterator[ModuleResource]:
@@ -150,6 +152,7 @@ def _module_resource(resource: Any, module_address: str, at: DocumentPath) -> Mo
         provider_name=provider if isinstance(provider, str) else "",
         values=plain_copy(require_object(values, f"{where}.values")),
         document_path=at,
+        name=resource["name"] if isinstance(resource.get("name"), str) else "",
     )
 
 

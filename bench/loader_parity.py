@@ -1,0 +1,199 @@
+"""Loader parity: this engine's States against snyk's policy engine loader goldens.
+
+snyk's policy engine keeps, per format, golden cases under
+``pkg/input/golden_test/<format>/``: an input (a directory holding one file,
+or a Terraform module / Kubernetes directory) and beside it ``<case>.json``,
+the State snyk's loader produces. This tool loads every case input with
+``load_inputs`` and compares each of snyk's resources with ours on key, id,
+resource type and attributes, then prints one row per format: resources,
+equal, differing and refused (the case input gave no State), followed by the
+causes of the differences (the first differing attribute path of each
+resource, counted). A last column counts the resources whose snyk-specific
+meta (``meta.terraform``, ``meta.tfplan``, ``meta.tfstate``, ``meta.arm``) is
+equal to ours.
+
+Opt-in: ``SNYK_PE_DIR=<checkout of snyk/policy-engine> make loader-parity``,
+or ``python bench/loader_parity.py [SNYK_PE_DIR] [-v]`` (``-v`` lists every
+differing resource). Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.inputs.discovery import load_inputs
+
+FORMATS = ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate")
+META_KEYS = ("terraform", "tfplan", "tfstate", "arm")
+CLUSTER_SCOPED = "keyed without 'default.': a cluster-scoped kind (deliberate, docs/inputs.md)"
+USAGE = (
+    "loader parity needs a checkout of snyk's policy engine:\n"
+    "  SNYK_PE_DIR=/path/to/policy-engine make loader-parity\n"
+    "(its loader goldens are read from $SNYK_PE_DIR/pkg/input/golden_test)"
+)
+
+
+@dataclass
+class FormatTally:
+    """What one format's cases gave."""
+
+    resources: int = 0
+    equal: int = 0
+    differing: int = 0
+    refused: int = 0
+    meta_equal: int = 0
+    causes: Counter[str] = field(default_factory=Counter)
+    details: list[str] = field(default_factory=list)
+
+
+def first_difference(path: str, ours: Any, theirs: Any) -> str | None:
+    """The first path (``a.b[0]``) at which ``ours`` and ``theirs`` differ, or None."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        for key in sorted(set(ours) | set(theirs)):
+            where = f"{path}.{key}" if path else key
+            if key not in ours:
+                return f"{where} missing"
+            if key not in theirs:
+                return f"{where} extra"
+            found = first_difference(where, ours[key], theirs[key])
+            if found:
+                return found
+        return None
+    if isinstance(ours, list) and isinstance(theirs, list):
+        if len(ours) != len(theirs):
+            return f"{path} length {len(ours)} != {len(theirs)}"
+        for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            found = first_difference(f"{path}[{i}]", a, b)
+            if found:
+                return found
+        return None
+    if type(ours) is not type(theirs) or ours != theirs:
+        return f"{path} value"
+    return None
+
+
+def _case_path(case: Path) -> Path:
+    """The input snyk's golden test loads: the only file of the case, else the directory."""
+    children = sorted(case.iterdir())
+    return children[0] if len(children) == 1 and children[0].is_file() else case
+
+
+def _our_resources(case: Path) -> dict[str, dict[str, Any]] | None:
+    """Our resources of a case by key (every State of the case merged), None if refused."""
+    loaded = load_inputs([_case_path(case)])
+    if not loaded.inputs:
+        return None
+    ours: dict[str, dict[str, Any]] = {}
+    for item in loaded.inputs:
+        for by_key in item.state.document.get("resources", {}).values():
+            ours.update(by_key)
+    return ours
+
+
+def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> None:
+    """Add one golden case's resources to ``tally``."""
+    theirs = [
+        (key, resource)
+        for by_key in expected.get("resources", {}).values()
+        for key, resource in by_key.items()
+    ]
+    tally.resources += len(theirs)
+    ours = _our_resources(case)
+    if ours is None:
+        empty = not any(p.is_file() for p in case.rglob("*"))
+        why = "refused: the case has no input files in this checkout" if empty else "refused"
+        tally.refused += len(theirs)
+        tally.causes[why] += len(theirs)
+        tally.details.append(f"{case.name}: {why}")
+        return
+    for key, resource in theirs:
+        mine = ours.get(key)
+        if mine is None and key.startswith("default.") and key[len("default.") :] in ours:
+            tally.differing += 1
+            tally.causes[CLUSTER_SCOPED] += 1
+            tally.details.append(f"{case.name} {key}: {CLUSTER_SCOPED}")
+            continue
+        if _snyk_meta(mine) == _snyk_meta(resource):
+            tally.meta_equal += 1
+        cause = _resource_difference(mine, resource)
+        if cause is None:
+            tally.equal += 1
+            continue
+        tally.differing += 1
+        tally.causes[cause] += 1
+        tally.details.append(f"{case.name} {key}: {cause}")
+
+
+def _snyk_meta(resource: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The meta keys snyk's loaders write, of a resource (None when missing)."""
+    if resource is None:
+        return None
+    meta = resource.get("meta") or {}
+    return {k: meta[k] for k in META_KEYS if k in meta}
+
+
+def _resource_difference(ours: dict[str, Any] | None, theirs: dict[str, Any]) -> str | None:
+    """Why our resource differs from snyk's (key, id, type, attributes), or None."""
+    if ours is None:
+        return "key missing"
+    if ours.get("id") != theirs.get("id"):
+        return "id"
+    if ours.get("resource_type") != theirs.get("resource_type"):
+        return "resource_type"
+    found = first_difference("", ours.get("attributes", {}), theirs.get("attributes", {}))
+    return None if found is None else f"attributes: {found}"
+
+
+def run(snyk_dir: Path) -> dict[str, FormatTally]:
+    """Every format's tally over snyk's goldens."""
+    goldens = snyk_dir / "pkg" / "input" / "golden_test"
+    tallies: dict[str, FormatTally] = {}
+    for fmt in FORMATS:
+        tally = tallies[fmt] = FormatTally()
+        for case in sorted(p for p in (goldens / fmt).iterdir() if p.is_dir()):
+            expected = json.loads(case.with_name(case.name + ".json").read_text())
+            compare_case(case, expected, tally)
+    return tallies
+
+
+def render(tallies: dict[str, FormatTally], verbose: bool) -> str:
+    """The per-format table, then the causes of differences."""
+    lines = [
+        "| format | resources | equal | differing | refused | meta equal |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for fmt, t in tallies.items():
+        lines.append(
+            f"| {fmt} | {t.resources} | {t.equal} | {t.differing} | {t.refused} "
+            f"| {t.meta_equal} |"
+        )
+    for fmt, t in tallies.items():
+        if not t.causes:
+            continue
+        lines.append(f"\n{fmt}: causes")
+        for cause, count in sorted(t.causes.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"  {count:4d}  {cause}")
+        if verbose:
+            lines.extend(f"        {d}" for d in t.details)
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """Print the parity table; 2 when no checkout of snyk's policy engine is given."""
+    args = [a for a in argv if a != "-v"]
+    where = args[0] if args else os.environ.get("SNYK_PE_DIR", "")
+    if not where or not (Path(where) / "pkg" / "input" / "golden_test").is_dir():
+        print(USAGE, file=sys.stderr)
+        return 2
+    print(render(run(Path(where)), verbose="-v" in argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
