@@ -18,6 +18,8 @@ from engine.wasm.host_builtins import registry
 from engine.wasm.host_builtins.registry import BuiltinError, BuiltinFn, register
 
 MODULES: dict[str, str] = {
+    "opa.runtime": "runtime",
+    "providers.aws.sign_req": "aws_signing",
     "cast_array": "collections",
     "cast_boolean": "collections",
     "cast_null": "collections",
