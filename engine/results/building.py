@@ -13,7 +13,7 @@ judgements give the same results, in a deterministic order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from operator import itemgetter
 from typing import Any
@@ -491,8 +491,15 @@ def _members(value: Any) -> list[Any]:
 
 
 def build_rule_results(run: RuleRun, state: State, index: ResourceIndex) -> RuleResults:
-    """The results of one rule on one input (``index`` is that input's :class:`ResourceIndex`)."""
+    """The results of one rule on one input (``index`` is that input's :class:`ResourceIndex`);
+    the metadata's references are those for the input's type."""
     metadata = run.statics.metadata
+    if metadata.references_by_input:
+        metadata = replace(
+            metadata,
+            references=metadata.references_for(state.input_type),
+            references_by_input={},
+        )
     results: list[Result] = []
     if not run.errors:
         results = _judge(run, state, index).build(metadata, state.input_type)
