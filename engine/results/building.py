@@ -145,6 +145,8 @@ class ResourceIndex:
         rtype = judgement.get("type") if isinstance(judgement.get("type"), str) else ""
         rid = judgement.get("id") if isinstance(judgement.get("id"), str) else ""
         namespace = judgement.get("namespace")
+        if isinstance(namespace, str) and (namespace, rtype, rid) in self._by_key:
+            return (namespace, rtype, rid)  # a name may repeat across namespaces
         found = self.by_visible.get((rtype, rid))
         if found is not None:
             return (found.namespace, found.type, found.id)
