@@ -65,8 +65,9 @@ SHIPPED_FUGUE_FILE = "fugue.rego"
 FUGUE_INPUT = """
 # The input regula gives its fugue library: every resource object of the input
 # under {"resources": {key: resource}}. Keys are unique in the input as regula's
-# are: Kubernetes "Kind.namespace.name" (as regula's loader), else the logical id.
-fugue_input := {"resources": {fugue_key(r): r |
+# are: Kubernetes objects "Kind.namespace.name", which is also their id there (as
+# regula's loader makes them); other resources their logical id.
+fugue_input := {"resources": {fugue_key(r): fugue_resource(r) |
 	some t in __snyk_input_resource_types()
 	some r in __snyk_query({"resource_type": t, "scope": {}})
 }}
@@ -78,6 +79,10 @@ fugue_key(r) := concat(".", [r._type, fugue_namespace(r), r._id]) if {
 fugue_namespace(r) := r._namespace if r._namespace != ""
 
 else := "default"
+
+fugue_resource(r) := object.union(r, {"id": fugue_key(r)}) if {
+	__snyk_input_type() == "k8s"
+} else := r
 """
 """Dispatch rules giving regula-style rules ``input`` when the user's ``fugue`` is compiled."""
 

@@ -21,10 +21,15 @@ def test_the_users_fugue_is_compiled_and_sees_regula_input() -> None:
     assert doc["warnings"] == [] and doc["errors"] == []
     (rule,) = doc["results"][0]["rule_results"]
     seen = sorted(
-        (r["resource_type"], r["resource_id"], r["passed"], r["message"]) for r in rule["results"]
+        (r["resource_type"], r["resource_namespace"], r["resource_id"], r["passed"], r["message"])
+        for r in rule["results"]
     )
-    assert ("Pod", "web", False, "own fugue") in seen
-    assert ("ServiceAccount", "web", False, "own fugue") in seen
+    # The library saw regula's Kubernetes ids; results name the engine's resources.
+    assert seen == [
+        ("Pod", "default", "web", False, "own fugue: Pod.default.web"),
+        ("Pod", "other", "web", True, ""),  # a passing result has no message
+        ("ServiceAccount", "default", "web", False, "own fugue: ServiceAccount.default.web"),
+    ]
 
 
 @needs_opa
