@@ -58,3 +58,12 @@ def test_the_dispatch_asks_multi_judgements_with_regula_input_only_for_a_user_fu
     rules = discover_rules([])
     assert "fugue_input" in dispatch_module(rules, user_fugue=True)
     assert "fugue_input" not in dispatch_module(rules)
+
+
+@needs_opa
+def test_a_user_snyk_package_is_still_skipped_with_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "snyk.rego").write_text("package snyk\n\nresources(t) := []\n")
+    prepared = compile_rules([tmp_path, CORPUS / "rules"])
+    assert prepared.warnings == [
+        f"{tmp_path / 'snyk.rego'}: skipped: it defines the snyk package the engine ships"
+    ]
