@@ -389,7 +389,7 @@ def _spec(doc: dict[str, Any]) -> RuleSpec:
 
 
 _METADATA_TEXT = ("id", "title", "description", "kind", "severity", "category", "service_group")
-_METADATA_LISTS = ("platform", "labels", "aliases")
+_METADATA_LISTS = ("platform", "labels", "aliases", "references", "controls")
 _JSON_NAMES = {
     dict: "an object",
     list: "an array",

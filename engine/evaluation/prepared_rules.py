@@ -30,9 +30,9 @@ class PreparedRules:
 
     @property
     def warnings(self) -> list[str]:
-        """User files skipped in favour of the shipped API."""
+        """User files defining ``snyk``, skipped in favour of the shipped API."""
         return [
-            f"{f}: skipped: it defines a package the engine ships (snyk/fugue)"
+            f"{f}: skipped: it defines the snyk package the engine ships"
             for f in self.rule_set.replaced_api_files
         ]
 

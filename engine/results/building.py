@@ -13,7 +13,7 @@ judgements give the same results, in a deterministic order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from operator import itemgetter
 from typing import Any
@@ -97,6 +97,7 @@ class ResourceIndex:
         self.by_logical: dict[tuple[str, str], ResourceKey] = {}
         """(type, logical id) → key of the resource (the last of that id)."""
         self._by_visible: dict[tuple[str, str], Resource] | None = None
+        self._by_fugue_key: dict[tuple[str, str], ResourceKey] | None = None
         by_key, by_logical = self._by_key, self.by_logical
         for resource in state.all_resources():
             rtype, rid = resource.type, resource.id
@@ -140,15 +141,30 @@ class ResourceIndex:
             logical = visible
         return (namespace if isinstance(namespace, str) else "", rtype, logical)
 
+    @property
+    def by_fugue_key(self) -> dict[tuple[str, str], ResourceKey]:
+        """(type, ``Kind.namespace.name``) → key, for a Kubernetes input: the ids
+        regula's library sees (``default`` for cluster-scoped objects)."""
+        if self._by_fugue_key is None:
+            self._by_fugue_key = {}
+            if self._state.input_type == "k8s":
+                for r in self._state.all_resources():
+                    fugue_id = f"{r.type}.{r.namespace or 'default'}.{r.id}"
+                    self._by_fugue_key.setdefault((r.type, fugue_id), (r.namespace, r.type, r.id))
+        return self._by_fugue_key
+
     def key_of_fugue(self, judgement: dict[str, Any]) -> ResourceKey:
-        """The key a fugue judgement ``{id, type, namespace}`` names."""
+        """The key a fugue judgement ``{id, type, namespace}`` names (a Kubernetes
+        ``id`` may also be regula's ``Kind.namespace.name``)."""
         rtype = judgement.get("type") if isinstance(judgement.get("type"), str) else ""
         rid = judgement.get("id") if isinstance(judgement.get("id"), str) else ""
         namespace = judgement.get("namespace")
+        if isinstance(namespace, str) and (namespace, rtype, rid) in self._by_key:
+            return (namespace, rtype, rid)  # a name may repeat across namespaces
         found = self.by_visible.get((rtype, rid))
         if found is not None:
             return (found.namespace, found.type, found.id)
-        key = self.by_logical.get((rtype, rid))
+        key = self.by_logical.get((rtype, rid)) or self.by_fugue_key.get((rtype, rid))
         if key is not None:
             return key
         return (namespace if isinstance(namespace, str) else "", rtype, rid)
@@ -491,8 +507,15 @@ def _members(value: Any) -> list[Any]:
 
 
 def build_rule_results(run: RuleRun, state: State, index: ResourceIndex) -> RuleResults:
-    """The results of one rule on one input (``index`` is that input's :class:`ResourceIndex`)."""
+    """The results of one rule on one input (``index`` is that input's :class:`ResourceIndex`);
+    the metadata's references are those for the input's type."""
     metadata = run.statics.metadata
+    if metadata.references_by_input:
+        metadata = replace(
+            metadata,
+            references=metadata.references_for(state.input_type),
+            references_by_input={},
+        )
     results: list[Result] = []
     if not run.errors:
         results = _judge(run, state, index).build(metadata, state.input_type)

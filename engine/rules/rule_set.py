@@ -2,8 +2,11 @@
 
 A rule is a package under ``rules.`` that defines ``deny`` (or the legacy
 ``allow`` or ``policy``). The shipped API packages (``rego/lib/``) are added
-to the sources; user files that define the same packages are set aside (in a
-scan the shipped API always wins).
+to the sources; user files that define ``snyk`` are set aside (in a scan the
+shipped ``snyk`` always wins). A user library that defines packages under
+``fugue`` (regula's ``lib/``) replaces the shipped ``fugue`` package, and the
+multi-resource judgements then see the input regula gives its library
+(:data:`FUGUE_INPUT`).
 
 All rules compile into a single Wasm module together with a generated
 *dispatch* module that gives each rule three entrypoints: its static facts
@@ -54,8 +57,34 @@ JUDGEMENTS = ("deny", "policy", "allow")
 """Judgement rules in order of preference when a package defines several."""
 
 API_PACKAGES = frozenset({"snyk", "fugue"})
-"""Packages the engine ships; user files defining exactly these are replaced in a scan
+"""Packages the engine ships; user files defining exactly ``snyk`` are replaced in a scan
 (sub-packages such as ``snyk.terraform`` are the user's own and kept)."""
+FUGUE_PACKAGE = "fugue"
+SHIPPED_FUGUE_FILE = "fugue.rego"
+
+FUGUE_INPUT = """
+# The input regula gives its fugue library: every resource object of the input
+# under {"resources": {key: resource}}. Keys are unique in the input as regula's
+# are: Kubernetes objects "Kind.namespace.name", which is also their id there (as
+# regula's loader makes them); other resources their logical id.
+fugue_input := {"resources": {fugue_key(r): fugue_resource(r) |
+	some t in __snyk_input_resource_types()
+	some r in __snyk_query({"resource_type": t, "scope": {}})
+}}
+
+fugue_key(r) := concat(".", [r._type, fugue_namespace(r), r._id]) if {
+	__snyk_input_type() == "k8s"
+} else := r._id
+
+fugue_namespace(r) := r._namespace if r._namespace != ""
+
+else := "default"
+
+fugue_resource(r) := object.union(r, {"id": fugue_key(r)}) if {
+	__snyk_input_type() == "k8s"
+} else := r
+"""
+"""Dispatch rules giving regula-style rules ``input`` when the user's ``fugue`` is compiled."""
 
 DISPATCH_PACKAGE = "__rego_engine.scan"
 DISPATCH_FILE = "<rule dispatch>"
@@ -187,21 +216,39 @@ def input_readers(files: Iterable[RegoFile]) -> frozenset[str | None]:
     return frozenset(outline(f.text).package for f in files if mentions_input(f.text))
 
 
+def is_fugue_package(package: str | None) -> bool:
+    """Whether ``package`` is ``fugue`` or under it (``fugue.regula``, ...)."""
+    return package is not None and (
+        package == FUGUE_PACKAGE or package.startswith(FUGUE_PACKAGE + ".")
+    )
+
+
+def defines_fugue(files: Iterable[RegoFile]) -> bool:
+    """Whether user ``files`` define packages under ``fugue`` (their own fugue library)."""
+    return any(is_fugue_package(outline(f.text).package) for f in files)
+
+
 def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[str]]:
-    """``sources`` with the shipped API and relations added and user API copies removed.
+    """``sources`` with the shipped API and relations added and user ``snyk`` copies
+    removed; the shipped ``fugue`` gives way when the user's sources define their own.
 
     Returns the new sources and the display paths of the user files skipped.
     """
     kept: list[RegoFile] = []
     skipped: list[str] = []
+    user_fugue = defines_fugue(sources.rego_files)
     for file in sources.rego_files:
-        if outline(file.text).package in API_PACKAGES:
+        package = outline(file.text).package
+        if package in API_PACKAGES and not (user_fugue and package == FUGUE_PACKAGE):
             skipped.append(file.display)
         else:
             kept.append(file)
+    library = [
+        f for f in shipped_library() if not (user_fugue and f.path.name == SHIPPED_FUGUE_FILE)
+    ]
     return (
         PolicySources(
-            rego_files=[*shipped_library(), *shipped_relations(), *kept],
+            rego_files=[*library, *shipped_relations(), *kept],
             data=sources.data,
             data_files=sources.data_files,
         ),
@@ -244,9 +291,16 @@ declared_relations["shipped"] := data.__rego_engine.shipped_relations.relations
 RELATIONS_ENTRYPOINT = DISPATCH_PACKAGE.replace(".", "/") + "/relations"
 
 
-def dispatch_module(rules: list[RuleSpec]) -> str:
-    """The generated module giving every rule its static, multi and single entrypoints."""
+def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
+    """The generated module giving every rule its static, multi and single entrypoints.
+
+    With ``user_fugue`` (the user's own ``fugue`` library is compiled), multi-resource
+    judgements are asked with ``input`` as regula gives it (:data:`FUGUE_INPUT`).
+    """
     lines = [f"package {DISPATCH_PACKAGE}", "", "import rego.v1", _DISPATCH_HELPERS]
+    if user_fugue:
+        lines.append(FUGUE_INPUT)
+    with_input = " with input as fugue_input" if user_fugue else ""
     for i, rule in enumerate(rules):
         ref = rule.ref
         lines.append(f"# {i}: {rule.ref}")
@@ -266,9 +320,13 @@ def dispatch_module(rules: list[RuleSpec]) -> str:
                 lines.append(f'r{i}_static["parent_metadata"] := {data_ref(parts[:-1])}.metadata')
         judgement = rule.judgement
         lines.append(f"r{i}_multi := __rego_engine_result(r{i}_judgements)")
-        lines.append(f'r{i}_judgements["{judgement}"] := {ref}.{judgement}')
-        if "resources" in rule.names:
-            lines.append(f'r{i}_judgements["resources"] := {ref}.resources')
+        for name in (judgement, "resources") if "resources" in rule.names else (judgement,):
+            if user_fugue:
+                lines.append(
+                    f'r{i}_judgements["{name}"] := v if {{ v := {ref}.{name}{with_input} }}'
+                )
+            else:
+                lines.append(f'r{i}_judgements["{name}"] := {ref}.{name}')
         if "resource_type" in rule.names:
             lines.append(f"r{i}_single := __rego_engine_result(r{i}_per_resource)")
             lines.append(
@@ -317,7 +375,9 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
     for _ in range(_RESOLVE_ROUNDS):
         files = [f for f in full.rego_files if f.display not in excluded]
         rules = discover_rules(files)
-        dispatch = dispatch_module(rules)
+        dispatch = dispatch_module(
+            rules, user_fugue=defines_fugue(f for f in files if f.display not in shipped)
+        )
         attempt = PolicySources(
             rego_files=[*files, RegoFile(Path(DISPATCH_FILE), DISPATCH_FILE, dispatch, 1)],
             data=full.data,

@@ -14,8 +14,18 @@ resource_types := input_resource_types
 
 resource_types_v0 := input_resource_types
 
-# Resources of one type as an object keyed by resource id.
-resources(resource_type) := {r.id: r | some r in snyk.resources(resource_type)}
+# Resources of one type as an object keyed by resource id; Kubernetes objects by
+# "Kind.namespace.name" as regula keys them (a name may repeat across namespaces,
+# and rules merge several kinds into one object).
+resources(resource_type) := {_key(r): r | some r in snyk.resources(resource_type)}
+
+_key(r) := concat(".", [r._type, _k8s_namespace(r), r._id]) if {
+	snyk.input_type == "k8s"
+} else := r.id
+
+_k8s_namespace(r) := r._namespace if r._namespace != ""
+
+else := "default"
 
 allow_resource(resource) := allow({"resource": resource})
 

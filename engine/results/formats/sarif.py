@@ -94,14 +94,8 @@ def _help_text(group: RuleGroup) -> str:
             text = meta.remediation[key]
             if isinstance(text, str) and text:
                 lines.append(f"{key}: {text}")
-    references = meta.references
-    if isinstance(references, str) and references:
-        lines.append(f"References: {references}")
-    elif isinstance(references, list):
-        urls = [r.get("url") if isinstance(r, dict) else r for r in references]
-        shown = [str(u) for u in urls if isinstance(u, str) and u]
-        if shown:
-            lines.append("References: " + ", ".join(shown))
+    if meta.references:
+        lines.append("References: " + ", ".join(meta.references))
     return "\n".join(lines) or meta.description or meta.title or group.package
 
 
@@ -118,8 +112,8 @@ def _descriptor(rule_id: str, group: RuleGroup) -> dict[str, Any]:
         properties["category"] = meta.category
     if meta.labels:
         properties["labels"] = values.to_json(meta.labels)
-    if meta.controls is not None:
-        properties["controls"] = values.to_json(meta.controls)
+    if meta.controls:
+        properties["controls"] = list(meta.controls)
     return {
         "id": rule_id,
         "name": title,
