@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -24,6 +25,7 @@ from engine.cli.options import (
     load_options,
     one_rule_source,
 )
+from engine.core import cancellation
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.evaluation.bundle import BundleError
@@ -212,7 +214,8 @@ def scan_command(
 
     Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
     could not be processed (results for the rest are still written), 3 no
-    supported input found. Ignored results never fail the scan.
+    supported input found, 130/143 cancelled by SIGINT/SIGTERM (nothing
+    written). Ignored results never fail the scan.
     """
     config = _scan_config(config_file)
 
@@ -248,22 +251,45 @@ def scan_command(
     check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     ignores = _ignore_list(ignore_file)
+    # Signals only request cancellation here: the scan stops at its next
+    # checkpoint, and an output being written is finished first.
+    with cancellation.deferred():
+        _scan_and_write(
+            paths,
+            rules,
+            bundle,
+            targets,
+            config,
+            fail_on,
+            ScanOptions(
+                rule_timeout=rule_timeout,
+                max_memory_mb=max_memory,
+                max_output_mb=max_output,
+                load=load,
+                selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
+                ignores=ignores,
+                bundle=bundle,
+                jobs=jobs,
+            ),
+        )
+
+
+def _scan_and_write(
+    paths: list[Path] | None,
+    rules: list[Path] | None,
+    bundle: Path | None,
+    targets: list[OutputTarget],
+    config: ScanConfig | None,
+    fail_on: str | None,
+    options: ScanOptions,
+) -> None:
+    """Scan, report the problems and write every output; ends the command."""
     try:
         with scan_progress() as progress:
             report = scan(
                 paths or [Path(".")],
                 rules or ([] if bundle is not None else shipped_rule_files()),
-                ScanOptions(
-                    rule_timeout=rule_timeout,
-                    max_memory_mb=max_memory,
-                    max_output_mb=max_output,
-                    progress=progress,
-                    load=load,
-                    selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
-                    ignores=ignores,
-                    bundle=bundle,
-                    jobs=jobs,
-                ),
+                replace(options, progress=progress),
             )
     except (CompileError, OpaNotFound, BundleError) as exc:
         if debug_enabled():
@@ -275,6 +301,7 @@ def scan_command(
     echo_problems(report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
+    cancellation.check()  # cancelled while scanning: write nothing
     if not _write_outputs(report, targets):
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))
