@@ -12,6 +12,7 @@ import typer
 
 from engine.cli import diff, evaluate, relations, rules, scan, state, testing, version
 from engine.cli.app import EXIT_ERROR, app, debug_enabled
+from engine.core.cancellation import Cancelled, handling_signals
 from engine.core.internal_errors import internal_error
 
 _COMMANDS = (
@@ -37,9 +38,14 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Console-script entry point. An unexpected failure is one line on stderr
-    (exit 2); ``--debug`` shows its traceback instead."""
+    (exit 2); ``--debug`` shows its traceback instead. SIGINT and SIGTERM
+    cancel the command: one line on stderr, exit 130 or 143."""
     try:
-        app()
+        with handling_signals():
+            app()
+    except Cancelled as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
     except Exception as exc:
         if debug_enabled():
             raise

@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -24,6 +25,7 @@ from engine.cli.options import (
     load_options,
     one_rule_source,
 )
+from engine.core import cancellation
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
@@ -36,6 +38,7 @@ from engine.scanning.progress import scan_progress
 
 if TYPE_CHECKING:
     from engine.results.report import ScanReport
+    from engine.scanning.scanner import ScanOptions
 
 T = TypeVar("T")
 
@@ -255,14 +258,12 @@ def scan_command(
 
     Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
     could not be processed (results for the rest are still written), 3 no
-    supported input found. Ignored results never fail the scan.
+    supported input found, 130/143 cancelled by SIGINT/SIGTERM (nothing
+    written). Ignored results never fail the scan.
     """
-    from engine.evaluation.bundle import BundleError
     from engine.evaluation.shipped_pack import precompiled_pack
     from engine.results.baseline import load_baseline
-    from engine.results.formats.view import unlisted_rule_errors
-    from engine.rules.compiler import CompileError
-    from engine.scanning.scanner import ScanOptions, scan
+    from engine.scanning.scanner import ScanOptions
 
     config = _scan_config(config_file)
 
@@ -303,24 +304,59 @@ def scan_command(
     )
     if not rules and bundle is None:
         bundle = precompiled_pack()  # the shipped pack, when the install carries it
+    # Signals only request cancellation here: the scan stops at its next
+    # checkpoint, and an output being written is finished first.
+    with cancellation.deferred():
+        _scan_and_write(
+            paths,
+            rules,
+            bundle,
+            targets,
+            config,
+            fail_on,
+            ScanOptions(
+                rule_timeout=rule_timeout,
+                max_memory_mb=max_memory,
+                max_output_mb=max_output,
+                load=load,
+                selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
+                ignores=ignores,
+                baseline=baseline,
+                inline_suppressions=not no_inline_suppressions,
+                bundle=bundle,
+                jobs=jobs,
+            ),
+            baseline_write=baseline_write,
+            no_color=no_color,
+            quiet=quiet,
+        )
+
+
+def _scan_and_write(
+    paths: list[Path] | None,
+    rules: list[Path] | None,
+    bundle: Path | None,
+    targets: list[OutputTarget],
+    config: ScanConfig | None,
+    fail_on: str | None,
+    options: ScanOptions,
+    *,
+    baseline_write: Path | None,
+    no_color: bool,
+    quiet: bool,
+) -> None:
+    """Scan, report the problems and write every output; ends the command."""
+    from engine.evaluation.bundle import BundleError
+    from engine.results.formats.view import unlisted_rule_errors
+    from engine.rules.compiler import CompileError
+    from engine.scanning.scanner import scan
+
     try:
         with scan_progress(color=not no_color) as progress:
             report = scan(
                 paths or [Path(".")],
                 rules or ([] if bundle is not None else shipped_rule_files()),
-                ScanOptions(
-                    rule_timeout=rule_timeout,
-                    max_memory_mb=max_memory,
-                    max_output_mb=max_output,
-                    progress=progress,
-                    load=load,
-                    selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
-                    ignores=ignores,
-                    baseline=baseline,
-                    inline_suppressions=not no_inline_suppressions,
-                    bundle=bundle,
-                    jobs=jobs,
-                ),
+                replace(options, progress=progress),
             )
     except (CompileError, OpaNotFound, BundleError) as exc:
         if debug_enabled():
@@ -332,6 +368,7 @@ def scan_command(
     echo_problems(report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
+    cancellation.check()  # cancelled while scanning: write nothing
     written = _write_baseline(report, baseline_write) if baseline_write is not None else True
     if not _write_outputs(report, targets, no_color=no_color, quiet=quiet) or not written:
         raise typer.Exit(EXIT_ERROR)

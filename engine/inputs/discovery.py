@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core import cancellation
 from engine.core.collector import collector_paused
 from engine.core.confined_files import is_inside, open_confined
 from engine.core.paths import display_path
@@ -470,6 +471,7 @@ def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> Lo
         found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
         run = _Loader(options)
         for item in found:
+            cancellation.check()
             run.file(item)
         run.finish()
     inputs = [i for outcome in run.outcomes for i in outcome.inputs]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+from engine.core import cancellation
 from engine.core.internal_errors import internal_error
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.inputs.discovery import ScanInput
@@ -44,6 +45,7 @@ def scan_one(
         ]
         resources = ResourceIndex(scan_input.state)
         for index in selected.rules:
+            cancellation.check()
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
                 try:

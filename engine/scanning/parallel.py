@@ -3,10 +3,18 @@
 The parent loads the inputs and compiles the rules (or reads the bundle)
 once; each worker receives the compiled rule set as bytes when it starts
 (the Wasm module, never recompiled) and finds its native code in the cache
-the parent filled. Inputs go to the workers one at a time (their States
-without source maps) and their results come back in input order; the parent
-locates them in the source files. So the report is the one an in-process
-scan builds: the same results, the same errors in the same order.
+the parent filled. Inputs go to the workers one at a time over each worker's
+pipe (their States without source maps), so the parent knows which input
+each worker holds; results are added in input order and the parent locates
+them in the source files. So the report is the one an in-process scan
+builds: the same results, the same errors in the same order.
+
+A worker that dies (killed, out of memory) loses only the input it held:
+that input is retried once in a fresh worker, then reported as an error
+naming it. Workers die with the parent: on Linux they ask the kernel for
+SIGKILL when the parent exits (``PR_SET_PDEATHSIG``), they ignore SIGINT
+(the parent cancels the scan), and a cancelled or failing parent kills them
+before returning.
 
 Workers are spawned, not forked: the parent may already run the Wasm
 engine's epoch thread, which a fork would not carry over.
@@ -14,13 +22,20 @@ engine's epoch thread, which a fork would not carry over.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
+import os
 import pickle
+import signal
+import sys
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 
+from engine.core import cancellation
 from engine.core.collector import collector_paused
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import PreparedRules
@@ -31,30 +46,57 @@ from engine.rules.rule_set import CompiledRuleSet
 from engine.scanning.input_scan import Selected, scan_one
 from engine.wasm.host import Limits, load_module
 
-_worker: tuple[CompiledRuleSet, Selected, RuleEvaluator] | None = None
-"""The worker process's rule set, the rules it runs and its evaluator (set by
-:func:`_start_worker`)."""
-
 Outcome = tuple[list[RuleResults] | None, list[str]]
 """One input's rule results (None when it could not be loaded) and its errors."""
 
+ATTEMPTS = 2
+"""Workers an input may be evaluated in: a lost worker's input is retried once."""
 
-def _start_worker(payload: bytes) -> None:
-    global _worker
-    prepared, selected, limits = pickle.loads(payload)
-    _worker = (
-        prepared.rule_set,
-        selected,
-        RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics),
-    )
+_POLL_SECONDS = 0.1
+"""How often the parent looks for a cancellation request while it waits."""
+
+_PR_SET_PDEATHSIG = 1
 
 
-def _evaluate(scan_input: ScanInput) -> Outcome:
-    assert _worker is not None, "worker not started"
-    rule_set, selected, evaluator = _worker
+def _die_with_parent(parent: int) -> None:
+    """Ask the kernel to kill this process when its parent exits (Linux), and
+    exit now if the parent is already gone."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker_main(connection: Connection, payload: bytes, parent: int) -> None:
+    """A worker: evaluate each input received until told to stop (None)."""
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        prepared, selected, limits = pickle.loads(payload)
+        worker: tuple[CompiledRuleSet, Selected, RuleEvaluator] | Exception = (
+            prepared.rule_set,
+            selected,
+            RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics),
+        )
+    except Exception as exc:  # an engine bug: each input reports it
+        worker = exc
+    while (scan_input := connection.recv()) is not None:
+        connection.send(_evaluate(worker, scan_input))
+
+
+def _evaluate(
+    worker: tuple[CompiledRuleSet, Selected, RuleEvaluator] | Exception, scan_input: ScanInput
+) -> Outcome:
+    if isinstance(worker, Exception):
+        return None, [f"{scan_input.name}: evaluation failed in a worker: {worker!r}"]
+    rule_set, selected, evaluator = worker
     report = ScanReport()
-    with collector_paused():
-        found = scan_one(scan_input, rule_set, selected, evaluator, report, lambda: None)
+    try:
+        with collector_paused():
+            found = scan_one(scan_input, rule_set, selected, evaluator, report, lambda: None)
+    except Exception as exc:  # an engine bug in the worker: report it with the input
+        return None, [f"{scan_input.name}: evaluation failed in a worker: {exc!r}"]
     return (None if found is None else found.rule_results, report.errors)
 
 
@@ -66,13 +108,69 @@ def _portable(scan_input: ScanInput) -> ScanInput:
     return replace(scan_input, state=state)
 
 
-def _outcome(future: Future[Outcome], scan_input: ScanInput) -> Outcome:
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        return None, [f"{scan_input.name}: the worker process evaluating it stopped unexpectedly"]
-    except Exception as exc:  # an engine bug in the worker: report it with the input
-        return None, [f"{scan_input.name}: evaluation failed in a worker: {exc!r}"]
+@dataclass
+class _Worker:
+    """A worker process, the parent's end of its pipe, and the input it holds."""
+
+    process: BaseProcess
+    connection: Connection
+    holding: int | None = None
+
+
+class _Pool:
+    """Worker processes that each evaluate one input at a time."""
+
+    def __init__(self, payload: bytes, inputs: list[ScanInput]) -> None:
+        self._payload = payload
+        self._inputs = inputs
+        self._context = multiprocessing.get_context("spawn")
+        self.workers: list[_Worker] = []
+
+    def start(self) -> _Worker:
+        """A new worker (its rule set arrives as it starts)."""
+        parent_end, child_end = self._context.Pipe()
+        process = self._context.Process(
+            target=_worker_main,
+            args=(child_end, self._payload, os.getpid()),
+            name="rego-engine-worker",
+            daemon=True,
+        )
+        process.start()
+        child_end.close()
+        worker = _Worker(process, parent_end)
+        self.workers.append(worker)
+        return worker
+
+    def give(self, worker: _Worker, position: int) -> None:
+        """Send input ``position`` to ``worker``."""
+        worker.holding = position
+        with contextlib.suppress(OSError):  # a dead worker: its pipe's end of file tells
+            worker.connection.send(_portable(self._inputs[position]))
+
+    def retire(self, worker: _Worker) -> None:
+        """Forget a worker that died: reap it and close its pipe."""
+        self.workers.remove(worker)
+        worker.connection.close()
+        worker.process.join()
+
+    def stop(self) -> None:
+        """Tell idle workers to exit and wait for them."""
+        for worker in self.workers:
+            with contextlib.suppress(OSError):  # already gone
+                worker.connection.send(None)
+        for worker in self.workers:
+            worker.process.join()
+            worker.connection.close()
+        self.workers.clear()
+
+    def kill(self) -> None:
+        """Kill every worker now (a cancelled or failing scan) and reap them."""
+        for worker in self.workers:
+            worker.process.kill()
+        for worker in self.workers:
+            worker.process.join()
+            worker.connection.close()
+        self.workers.clear()
 
 
 def scan_in_workers(
@@ -85,7 +183,10 @@ def scan_in_workers(
     progress: Callable[[int, int], None] | None = None,
 ) -> None:
     """Evaluate every input with the ``selected`` rules in up to ``jobs`` worker
-    processes, adding their results and errors to ``report`` in input order."""
+    processes, adding their results and errors to ``report`` in input order.
+
+    Raises :class:`~engine.core.cancellation.Cancelled` when the scan is
+    cancelled; the workers are killed first."""
     rule_set = prepared.rule_set
     if rule_set.policy is None:
         raise ValueError("the rule set holds no compiled rules")
@@ -93,24 +194,60 @@ def scan_in_workers(
     payload = pickle.dumps((prepared, selected, limits), protocol=pickle.HIGHEST_PROTOCOL)
     per_input = len(selected.rules)
     total = len(inputs) * per_input
+    outcomes: dict[int, Outcome] = {}
+    attempts = [0] * len(inputs)
+    waiting = deque(range(len(inputs)))
+    added = 0
+    pool = _Pool(payload, inputs)
     # Results arrive as millions of small objects: unpickling them with the cyclic
     # collector on would cost several times the unpickling itself.
-    with (
-        collector_paused(),
-        ProcessPoolExecutor(
-            max_workers=min(jobs, len(inputs)),
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(payload,),
-        ) as pool,
-    ):
-        futures = [pool.submit(_evaluate, _portable(scan_input)) for scan_input in inputs]
-        for position, (scan_input, future) in enumerate(zip(inputs, futures, strict=True), 1):
-            rule_results, errors = _outcome(future, scan_input)
-            report.errors += errors
-            if rule_results is not None:
-                if scan_input.state.source_map is not None:
-                    locate_results(rule_results, ResourceIndex(scan_input.state))
-                report.inputs.append(InputReport(scan_input, rule_results))
-            if progress is not None:
-                progress(position * per_input, total)
+    with collector_paused():
+        try:
+            while added < len(inputs):
+                cancellation.check()
+                while len(pool.workers) < min(jobs, len(waiting)):
+                    pool.start()  # every new worker starts before any is sent an input
+                for worker in pool.workers:
+                    if worker.holding is None and waiting:
+                        _give_next(pool, worker, waiting, attempts)
+                busy = {w.connection: w for w in pool.workers if w.holding is not None}
+                for ready in wait(list(busy), timeout=_POLL_SECONDS):
+                    worker = busy[ready]  # type: ignore[index]
+                    position = worker.holding
+                    assert position is not None
+                    try:
+                        outcomes[position] = worker.connection.recv()
+                        worker.holding = None
+                    except (EOFError, OSError):
+                        pool.retire(worker)
+                        if attempts[position] < ATTEMPTS:
+                            waiting.appendleft(position)
+                        else:
+                            name = inputs[position].name
+                            lost = f"{name}: the worker process evaluating it stopped unexpectedly"
+                            outcomes[position] = (None, [f"{lost} ({ATTEMPTS} times)"])
+                while added in outcomes:
+                    _add(report, inputs[added], outcomes.pop(added))
+                    added += 1
+                    if progress is not None:
+                        progress(added * per_input, total)
+        except BaseException:
+            pool.kill()
+            raise
+        pool.stop()
+
+
+def _give_next(pool: _Pool, worker: _Worker, waiting: deque[int], attempts: list[int]) -> None:
+    position = waiting.popleft()
+    attempts[position] += 1
+    pool.give(worker, position)
+
+
+def _add(report: ScanReport, scan_input: ScanInput, outcome: Outcome) -> None:
+    """Add one input's outcome to ``report``, its results located in its files."""
+    rule_results, errors = outcome
+    report.errors += errors
+    if rule_results is not None:
+        if scan_input.state.source_map is not None:
+            locate_results(rule_results, ResourceIndex(scan_input.state))
+        report.inputs.append(InputReport(scan_input, rule_results))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
+from engine.core import cancellation
 from engine.core.collector import collector_paused, thaw
 from engine.evaluation import prepared_cache
 from engine.evaluation.bundle import read_bundle
@@ -168,6 +169,7 @@ def _scan_here(
             progress(done, total)
 
     for position, scan_input in enumerate(inputs, start=1):
+        cancellation.check()
         with collector_paused():
             input_report = scan_one(scan_input, rule_set, selected, evaluator, report, tick)
         if input_report is not None:

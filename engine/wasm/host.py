@@ -4,8 +4,11 @@ Implements the host side of OPA's Wasm ABI 1.x: it supplies ``env.memory``
 (capped), ``opa_abort``, ``opa_println`` and ``opa_builtin0..4``, loads the
 data document once, parses each input once, and evaluates entrypoints through
 the eval-context calls, resetting the heap between evaluations. Every
-evaluation is bounded in time (epoch interruption) and memory (the memory's
-maximum size).
+evaluation is bounded in time and memory (the memory's maximum size): the
+engine's epoch advances every tick and a store's epoch callback, called each
+tick while it evaluates, stops the evaluation past its deadline or when the
+run is cancelled (:mod:`engine.core.cancellation`; calls into Wasm are
+deferred regions, so a signal never raises inside a host callback).
 
 Builtins the module imports are dispatched to, in order: custom handlers
 given by the caller (functions over raw value addresses, so they can return
@@ -38,6 +41,8 @@ from wasmtime import _bindings as wasmtime_bindings
 from wasmtime import _ffi as wasmtime_ffi
 from wasmtime._func import maybe_raise_last_exn
 
+from engine.core import cancellation
+from engine.core.cancellation import Cancelled
 from engine.rules.compiler import CompiledPolicy
 from engine.wasm import native_cache, values
 from engine.wasm.host_builtins import BuiltinError, implementation
@@ -344,6 +349,51 @@ def _finalize(env: int) -> None:
 
 _TRAMPOLINE = ctypes.cast(_trampoline, wasmtime_ffi.wasmtime_func_unchecked_callback_t)
 
+_EPOCH_WATCHERS: dict[int, weakref.WeakMethod[Callable[[], str | None]]] = {}
+"""Each store's epoch watcher by the id wasmtime hands back to the callback:
+a method of its instance (held weakly), returning why to stop or None."""
+_EpochCallback = ctypes.CFUNCTYPE(
+    ctypes.c_size_t,
+    ctypes.POINTER(wasmtime_ffi.wasmtime_context_t),
+    ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_uint64),
+    ctypes.POINTER(wasmtime_bindings.wasmtime_update_deadline_kind_t),
+)
+_CONTINUE = 0  # WASMTIME_UPDATE_DEADLINE_CONTINUE
+
+
+@_EpochCallback
+def _epoch_reached(_context: Any, env: int | None, delta: Any, kind: Any) -> int:
+    """Called by wasmtime when a store's epoch deadline is reached: run for one
+    more tick, or stop the evaluation with an error (its message the reason).
+    Never raises: an exception here would cross the C boundary."""
+    try:
+        method = _EPOCH_WATCHERS.get(env or 0)
+        watcher = method() if method is not None else None
+        reason = "its instance was freed" if watcher is None else watcher()
+    except BaseException as exc:  # must not cross the C boundary
+        reason = f"epoch callback failed: {exc!r}"
+    if reason is None:
+        delta[0] = 1
+        kind[0] = _CONTINUE
+        return 0
+    error = wasmtime_bindings.wasmtime_error_new(reason.encode())
+    return ctypes.cast(error, ctypes.c_void_p).value or 0
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _finalize_watcher(env: int) -> None:
+    _EPOCH_WATCHERS.pop(env, None)
+
+
+def _watch_epochs(store: wasmtime.Store, watcher: Callable[[], str | None]) -> None:
+    """Call ``watcher`` (a bound method) whenever ``store`` reaches its epoch deadline."""
+    ident = next(_HOST_FUNC_IDS)
+    _EPOCH_WATCHERS[ident] = weakref.WeakMethod(watcher)  # type: ignore[arg-type]
+    wasmtime_bindings.wasmtime_store_epoch_deadline_callback(
+        store.ptr(), _epoch_reached, ident, _finalize_watcher
+    )
+
 
 def _define_host_func(
     linker: wasmtime.Linker,
@@ -402,6 +452,10 @@ class PolicyInstance:
         self.store = wasmtime.Store(engine)
         _LIVE_STORES.add(self.store)
         self.store.set_epoch_deadline(_NO_DEADLINE)
+        self._stop: BaseException | None = None
+        """Why the epoch watcher stopped the running evaluation."""
+        self._deadline = float("inf")
+        _watch_epochs(self.store, self._epoch_watch)
         min_pages = 2
         for imp in module.imports:
             if imp.name == "memory" and isinstance(imp.type, wasmtime.MemoryType):
@@ -464,14 +518,14 @@ class PolicyInstance:
         self._data_heap = self._call("opa_heap_ptr_get")
         self.input_addr = 0
         self._ctx = 0
-        self._deadline = float("inf")
         self.set_input(None)
 
     def close(self) -> None:
         """Free the instance's store and Wasm memory now. Its Python objects
         form reference cycles (host callbacks are bound methods), which the
         scan's paused collector would otherwise keep for the whole scan."""
-        self.store.close()
+        with cancellation.deferred():  # wasmtime calls finalizers back in Python
+            self.store.close()
 
     # -- memory helpers ------------------------------------------------------
 
@@ -479,12 +533,34 @@ class PolicyInstance:
         return ctypes.addressof(self.memory.data_ptr(self.store).contents)
 
     def _call(self, name: str, *args: int) -> int:
+        """Call an export in a deferred region (a signal only records the
+        request); a request waiting when the outermost call ends raises
+        :class:`Cancelled`."""
+        state = cancellation.state
+        state.depth += 1
         try:
             return self._fn[name](*args)
-        except wasmtime.Trap as trap:
-            raise self._translate(trap) from None
-        except wasmtime.WasmtimeError as exc:
+        except (wasmtime.Trap, wasmtime.WasmtimeError) as exc:
+            stop, self._stop = self._stop, None
+            if stop is not None:
+                raise stop from None
             raise self._translate(exc) from None
+        finally:
+            state.depth -= 1
+            if not state.depth and state.requested is not None:
+                raise Cancelled(state.requested)
+
+    def _epoch_watch(self) -> str | None:
+        """Each tick of a running evaluation: why to stop it (cancelled, or past
+        its deadline), or None to let it run."""
+        signum = cancellation.requested()
+        if signum is not None:
+            self._stop = Cancelled(signum)
+        elif time.monotonic() > self._deadline:
+            self._stop = EvalTimeout(self.limits.time_message())
+        else:
+            return None
+        return str(self._stop)
 
     def _memory_size(self) -> int:
         return wasmtime_bindings._wasmtime_memory_data_size(self._memory_context, self._memory_ref)
@@ -677,7 +753,6 @@ class PolicyInstance:
         self._call("opa_heap_ptr_set", self._input_heap)
         self._call("opa_eval_ctx_set_entrypoint", ctx, ep_id)
         seconds = self.limits.timeout_seconds if timeout_seconds is None else timeout_seconds
-        ticks = max(1, round(seconds / TICK_SECONDS))
         self._deadline = time.monotonic() + seconds
         token = set_context(
             EvalContext(
@@ -686,7 +761,7 @@ class PolicyInstance:
                 deadline=self._deadline,
             )
         )
-        self.store.set_epoch_deadline(ticks)
+        self.store.set_epoch_deadline(1)  # the watcher decides at every tick
         try:
             self._call("eval", ctx)
         except EvalTimeout as exc:
@@ -695,6 +770,7 @@ class PolicyInstance:
             raise EvalTimeout(self.limits.time_message(seconds) + where) from None
         finally:
             self.store.set_epoch_deadline(_NO_DEADLINE)
+            self._deadline = float("inf")
             reset_context(token)
         return self._call("opa_eval_ctx_get_result", ctx)
 
