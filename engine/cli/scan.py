@@ -28,6 +28,7 @@ from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
+from engine.results.report import SEVERITY_LEVELS
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
@@ -48,6 +49,14 @@ def _fail_on(value: str | None) -> str | None:
         return None
     if value.lower() not in FAIL_ON_CHOICES:
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON_CHOICES)}")
+    return value.lower()
+
+
+def _severity(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value.lower() not in SEVERITY_LEVELS:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(SEVERITY_LEVELS)}")
     return value.lower()
 
 
@@ -171,6 +180,15 @@ def scan_command(
             callback=_fail_on,
         ),
     ] = None,
+    severity: Annotated[
+        str | None,
+        typer.Option(
+            "--severity",
+            help="Show only results at or above this severity: low, medium, high, critical "
+            "(in every format; the rest are not counted, nor in the exit code).",
+            callback=_severity,
+        ),
+    ] = None,
     rule_timeout: Annotated[
         float, typer.Option("--rule-timeout", help="Seconds one rule may take on one input.")
     ] = 30.0,
@@ -261,6 +279,7 @@ def scan_command(
     from engine.evaluation.shipped_pack import precompiled_pack
     from engine.results.baseline import load_baseline
     from engine.results.formats.view import unlisted_rule_errors
+    from engine.results.severity_filter import at_or_above
     from engine.rules.compiler import CompileError
     from engine.scanning.scanner import ScanOptions, scan
 
@@ -333,6 +352,13 @@ def scan_command(
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
     written = _write_baseline(report, baseline_write) if baseline_write is not None else True
+    if severity is not None:
+        filtered = at_or_above(report, severity)
+        report = filtered.report
+        typer.echo(
+            f"{filtered.left_out} results below severity {severity} left out (--severity)",
+            err=True,
+        )
     if not _write_outputs(report, targets, no_color=no_color, quiet=quiet) or not written:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))
