@@ -52,6 +52,15 @@ def _fail_on(value: str | None) -> str | None:
     return value.lower()
 
 
+def _complete_levels(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    """Shell completion of a severity option: the choices that start with what is typed."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices if c.startswith(incomplete.lower())]
+
+    return complete
+
+
 def _severity(value: str | None) -> str | None:
     if value is None:
         return None
@@ -178,6 +187,7 @@ def scan_command(
             help="Fail only on results at or above this severity: low, medium, high, "
             "critical, or none (default: any failing result).",
             callback=_fail_on,
+            autocompletion=_complete_levels(FAIL_ON_CHOICES),
         ),
     ] = None,
     severity: Annotated[
@@ -187,6 +197,7 @@ def scan_command(
             help="Show only results at or above this severity: low, medium, high, critical "
             "(in every format; the rest are not counted, nor in the exit code).",
             callback=_severity,
+            autocompletion=_complete_levels(SEVERITY_LEVELS),
         ),
     ] = None,
     rule_timeout: Annotated[
