@@ -17,7 +17,7 @@ app = typer.Typer(
     name="rego-engine",
     help="Run Rego policies over infrastructure resources, compiled to WebAssembly.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,10 @@ from engine.cli.options import (
 )
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
+from engine.wasm import values
+
+if TYPE_CHECKING:
+    from engine.inspection.rule_catalogue import RuleCatalogue
 
 
 def build_command(
@@ -67,11 +71,21 @@ def rules_command(
     output_format: Annotated[
         str, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)
     ] = "table",
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            metavar="ID",
+            help="Describe one rule (metadata id or package): description, remediation, "
+            "input types, relations it queries and an example from examples/.",
+        ),
+    ] = None,
 ) -> None:
     """List rules (without -d or --bundle, the shipped rule pack): package, id,
     title, severity, input types, resource type and the relations they query.
 
-    Exit codes: 0 every rule could be read, 2 a file or rule could not be.
+    Exit codes: 0 every rule could be read, 2 a file or rule could not be (or
+    --explain names no rule).
     """
     from engine.evaluation.bundle import BundleError, read_bundle
     from engine.evaluation.shipped_pack import precompiled_pack
@@ -98,8 +112,36 @@ def rules_command(
         fail(str(exc))
         return
     echo_problems(listed.warnings, listed.errors)
+    if explain is not None:
+        _explain(listed, explain, rules or ([] if bundle else shipped_rule_files()), bundle, fmt)
     if fmt == "json":
         sys.stdout.buffer.write(listed.to_json() + b"\n")
     else:
         sys.stdout.write(listed.to_table())
     raise typer.Exit(listed.exit_code())
+
+
+def _explain(
+    listed: RuleCatalogue, name: str, rule_paths: list[Path], bundle: Path | None, fmt: str
+) -> None:
+    """Print the explanation of the rule ``name`` names and end the command."""
+    from engine.evaluation.bundle import BundleError
+    from engine.inspection.rule_explanation import explain, find_rule
+    from engine.rules.compiler import CompileError
+
+    rule = find_rule(listed, name)
+    if rule is None:
+        fail(f"--explain {name}: no rule has this id or package (rego-engine rules lists them)")
+        return
+    try:
+        explanation = explain(rule, rule_paths, bundle)
+    except (CompileError, OpaNotFound, BundleError) as exc:
+        if debug_enabled():
+            raise
+        fail(str(exc))
+        return
+    if fmt == "json":
+        sys.stdout.buffer.write(values.dumps_json(explanation.to_dict(), indent=True) + b"\n")
+    else:
+        sys.stdout.write(explanation.to_text())
+    raise typer.Exit(EXIT_ERROR if rule.errors else 0)

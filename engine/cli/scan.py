@@ -30,6 +30,7 @@ from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
+from engine.results.report import SEVERITY_LEVELS
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
@@ -51,6 +52,23 @@ def _fail_on(value: str | None) -> str | None:
         return None
     if value.lower() not in FAIL_ON_CHOICES:
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON_CHOICES)}")
+    return value.lower()
+
+
+def _complete_levels(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    """Shell completion of a severity option: the choices that start with what is typed."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices if c.startswith(incomplete.lower())]
+
+    return complete
+
+
+def _severity(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value.lower() not in SEVERITY_LEVELS:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(SEVERITY_LEVELS)}")
     return value.lower()
 
 
@@ -172,6 +190,17 @@ def scan_command(
             help="Fail only on results at or above this severity: low, medium, high, "
             "critical, or none (default: any failing result).",
             callback=_fail_on,
+            autocompletion=_complete_levels(FAIL_ON_CHOICES),
+        ),
+    ] = None,
+    severity: Annotated[
+        str | None,
+        typer.Option(
+            "--severity",
+            help="Show only results at or above this severity: low, medium, high, critical "
+            "(in every format; the rest are not counted, nor in the exit code).",
+            callback=_severity,
+            autocompletion=_complete_levels(SEVERITY_LEVELS),
         ),
     ] = None,
     rule_timeout: Annotated[
@@ -329,6 +358,7 @@ def scan_command(
             baseline_write=baseline_write,
             no_color=no_color,
             quiet=quiet,
+            severity=severity,
         )
 
 
@@ -344,10 +374,12 @@ def _scan_and_write(
     baseline_write: Path | None,
     no_color: bool,
     quiet: bool,
+    severity: str | None,
 ) -> None:
     """Scan, report the problems and write every output; ends the command."""
     from engine.evaluation.bundle import BundleError
     from engine.results.formats.view import unlisted_rule_errors
+    from engine.results.severity_filter import at_or_above
     from engine.rules.compiler import CompileError
     from engine.scanning.scanner import scan
 
@@ -370,6 +402,13 @@ def _scan_and_write(
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
     cancellation.check()  # cancelled while scanning: write nothing
     written = _write_baseline(report, baseline_write) if baseline_write is not None else True
+    if severity is not None:
+        filtered = at_or_above(report, severity)
+        report = filtered.report
+        typer.echo(
+            f"{filtered.left_out} results below severity {severity} left out (--severity)",
+            err=True,
+        )
     if not _write_outputs(report, targets, no_color=no_color, quiet=quiet) or not written:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))

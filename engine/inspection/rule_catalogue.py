@@ -20,7 +20,7 @@ from typing import Any
 from engine.evaluation.evaluator import RuleEvaluator, RuleStatics
 from engine.evaluation.prepared_rules import PreparedRules, compile_rules
 from engine.inputs.state import INPUT_TYPES
-from engine.rules.metadata import AGGREGATE_INPUT_TYPES, MULTIPLE
+from engine.rules.metadata import AGGREGATE_INPUT_TYPES, MULTIPLE, RuleMetadata
 from engine.rules.rego_outline import data_references, outline
 from engine.rules.relation_queries import query_calls
 from engine.rules.rule_set import DISPATCH_FILE
@@ -58,6 +58,8 @@ class CatalogueEntry:
     relations: RelationUse
     files: tuple[str, ...]
     errors: tuple[str, ...] = ()
+    metadata: RuleMetadata = field(default_factory=RuleMetadata)
+    """Every metadata field (description, remediation, references, ...)."""
 
     @property
     def input_types(self) -> list[str]:
@@ -203,6 +205,7 @@ def catalogue_of(prepared: PreparedRules) -> RuleCatalogue:
             relations=graph.use(rule.package),
             files=rule.files,
             errors=(s.error,) if s.error else (),
+            metadata=s.metadata,
         )
         for rule, s in zip(rule_set.rules, statics, strict=True)
     ]
