@@ -10,7 +10,8 @@ from typing import Any
 import yaml
 
 from engine.core.paths import display_path
-from engine.inputs.loaders.limits import load_yaml_document, too_deep_message
+from engine.inputs.go_yaml import load_yaml_document
+from engine.inputs.loaders.limits import too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.compiler import compile_policy, entrypoint_for_ref
 from engine.rules.sources import RegoFile, SourceError, load_sources

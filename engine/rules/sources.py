@@ -23,7 +23,8 @@ import yaml
 
 from engine.core.confined_files import read_confined
 from engine.core.paths import display_path
-from engine.inputs.loaders.limits import load_yaml_document, too_deep_message
+from engine.inputs.go_yaml import load_yaml_document
+from engine.inputs.loaders.limits import too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.rego_version import detect_rego_version
 

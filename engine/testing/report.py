@@ -6,7 +6,8 @@ import base64
 import json
 from typing import Any
 
-from engine.testing.rego_tests import TestRule, ref_string
+from engine.rules.rule_heads import ref_string
+from engine.testing.rego_tests import TestRule
 from engine.testing.runner import TestOutcome, TestRun
 
 RULE = "-" * 80

@@ -29,9 +29,10 @@ from typing import Any
 from engine.core.paths import REGO_LIB_DIR, display_path
 from engine.relations import type_hierarchy
 from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
+from engine.rules.conflicts import CONFLICT_CODE
 from engine.rules.rule_set import shipped_relations
 from engine.rules.sources import PolicySources, RegoFile, SourceError, load_sources
-from engine.testing.rego_tests import TestRule, find_tests, module_outline, rule_at
+from engine.testing.rego_tests import TestRule, find_tests
 from engine.testing.snapshots import (
     SNAPSHOT_BUILTIN,
     SnapshotPathError,
@@ -42,6 +43,7 @@ from engine.testing.test_entrypoints import TestEntrypoints, wrap_tests
 from engine.wasm import values
 from engine.wasm.host import (
     BuiltinUnavailable,
+    EvalConflict,
     EvalError,
     EvalTimeout,
     Limits,
@@ -204,9 +206,7 @@ class CompiledTests:
     """Package → OPA's errors, for packages whose tests the Wasm build rejects."""
 
 
-def compile_tests(
-    sources: PolicySources, pattern: re.Pattern[str] | None = None
-) -> CompiledTests:
+def compile_tests(sources: PolicySources, pattern: re.Pattern[str] | None = None) -> CompiledTests:
     """Compile the tests of ``sources`` (those matching ``pattern``) into one
     module; files that do not compile are set aside with their errors, and
     packages whose tests only the Wasm build rejects are left out."""
@@ -432,42 +432,10 @@ class TestSuite:
             return TestError("eval_internal_error", str(exc))
         if isinstance(exc, (BuiltinUnavailable, SnapshotError)):
             return TestError("eval_builtin_error", str(exc))
-        return conflict_error(str(exc), self.suite.files) or TestError(
-            "eval_internal_error", str(exc)
-        )
-
-
-_ABORT = re.compile(r"^evaluation aborted: (?P<file>.+?):(?P<row>\d+):(?P<col>\d+): (?P<what>.+)$")
-
-
-def conflict_error(message: str, files: dict[str, RegoFile]) -> TestError | None:
-    """An ``eval_conflict_error`` in ``opa test``'s words for a Wasm abort, or None."""
-    match = _ABORT.match(message)
-    if match is None:
-        return None
-    file, row, col, what = (
-        match["file"],
-        int(match["row"]),
-        int(match["col"]),
-        match["what"],
-    )
-    if what == "object insert conflict":
-        text = "object keys must be unique"
-    elif what == "var assignment conflict":
-        text = "conflicting values"
-        source = files.get(file)
-        shape = module_outline(source.text) if source else None
-        head = rule_at(shape, row) if shape else None
-        package = shape.package if shape else None
-        if head is not None and package and head.ref[0] is not None:
-            ref = ".".join(p for p in head.ref if p is not None)
-            kind = "function" if head.is_function else "rule"
-            text = f"{kind} data.{package}.{ref} produced conflicting values"
-            if head.is_function:
-                text += " for the same inputs"
-    else:
-        return None
-    return TestError("eval_conflict_error", text, file, row, col)
+        if isinstance(exc, EvalConflict):
+            found = exc.conflict
+            return TestError(CONFLICT_CODE, found.listing(), found.file, found.row, found.col)
+        return TestError("eval_internal_error", str(exc))
 
 
 def _judge(outcome: TestOutcome, results: list[Any]) -> None:
@@ -542,4 +510,3 @@ def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
     finally:
         suite.close()
     return TestRun(outcomes, list(suite.problems), policy.key if policy else None)
-

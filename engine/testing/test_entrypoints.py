@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.rules.rule_heads import ref_string
 from engine.rules.sources import RegoFile
-from engine.testing.rego_tests import TestRule, ref_string
+from engine.testing.rego_tests import TestRule
 
 WRAPPER_PACKAGE = "__rego_engine.tests"
 WRAPPER_FILE = "<test entrypoints>"

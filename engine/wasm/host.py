@@ -44,6 +44,7 @@ from wasmtime._func import maybe_raise_last_exn
 from engine.core import cancellation
 from engine.core.cancellation import Cancelled
 from engine.rules.compiler import CompiledPolicy
+from engine.rules.conflicts import Conflict, find_conflict
 from engine.wasm import native_cache, values
 from engine.wasm.host_builtins import BuiltinError, implementation
 from engine.wasm.host_builtins.registry import (
@@ -81,6 +82,14 @@ REFUSED: dict[str, str] = {
 
 class EvalError(Exception):
     """Evaluating an entrypoint failed; the message says why."""
+
+
+class EvalConflict(EvalError):
+    """A rule produced conflicting values (OPA's ``eval_conflict_error``)."""
+
+    def __init__(self, conflict: Conflict) -> None:
+        super().__init__(str(conflict))
+        self.conflict = conflict
 
 
 class EvalTimeout(EvalError):
@@ -819,7 +828,11 @@ class PolicyInstance:
         message = self.read_cstring(addr & _U32, "an abort message").decode("utf-8", "replace")
         if "out of memory" in message or "malloc" in message:
             raise MemoryLimitExceeded(self.limits.memory_message())
-        raise EvalError(f"evaluation aborted: {self.policy.user_locations(message)}")
+        located = self.policy.user_locations(message)
+        conflict = find_conflict(located, self.policy.rego_files)
+        if conflict is not None:
+            raise EvalConflict(conflict)
+        raise EvalError(f"evaluation aborted: {located}")
 
     def _println(self, addr: int) -> None:
         self._print(self.read_cstring(addr & _U32, "a print message").decode("utf-8", "replace"))

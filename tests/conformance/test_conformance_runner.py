@@ -93,7 +93,7 @@ def test_a_batch_that_does_not_compile_is_split_around_the_bad_case() -> None:
         ({}, [{"x": 2}], None, False),
         ({"want_result": [{"x": [1, 2]}], "sort_bindings": True}, [{"x": [2, 1]}], None, True),
         ({}, None, "boom", False),
-        ({"want_error_code": "eval_conflict_error"}, None, "var assignment conflict", True),
+        ({"want_error_code": "eval_conflict_error"}, None, "var assignment conflict", False),
         ({"want_error_code": "eval_conflict_error"}, None, "something else", False),
         ({"want_error_code": "eval_type_error", "strict_error": True}, [], None, True),
         ({"want_error_code": "eval_type_error", "strict_error": True}, [{"x": 1}], None, False),
@@ -104,6 +104,38 @@ def test_judging_follows_opas_wasm_runner(
     fields: dict[str, Any], bindings: Any, error: str | None, passed: bool
 ) -> None:
     outcome: Outcome = judge(prepare(case(**fields), 0), bindings, error)
+    assert outcome.passed is passed, outcome.detail
+
+
+CONFLICT = (
+    "c00000/module-0.rego:3: eval_conflict_error: rule data.test__c0.p produced conflicting values"
+)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "code", "passed"),
+    [
+        ({"want_error_code": "eval_conflict_error"}, CONFLICT, "eval_conflict_error", True),
+        (
+            {"want_error_code": "eval_conflict_error", "want_error": "rule data.test.p produced"},
+            CONFLICT,
+            "eval_conflict_error",
+            True,
+        ),
+        (
+            {"want_error_code": "eval_conflict_error", "want_error": "object keys must be unique"},
+            CONFLICT,
+            "eval_conflict_error",
+            False,
+        ),
+        ({"want_error_code": "eval_conflict_error"}, CONFLICT, None, False),
+        ({"want_error_code": "eval_type_error"}, CONFLICT, "eval_conflict_error", False),
+    ],
+)
+def test_a_conflict_needs_its_code_and_opas_message(
+    fields: dict[str, Any], error: str, code: str | None, passed: bool
+) -> None:
+    outcome: Outcome = judge(prepare(case(**fields), 0), None, error, code)
     assert outcome.passed is passed, outcome.detail
 
 

@@ -263,6 +263,11 @@ def test_conflict_error_leaves_the_other_rules_untouched(tmp_path: Path, inputs:
     assert len(conflict) == 1 and conflict[0].results == []
     assert conflict[0].errors and all("conflict.rego" in e for e in conflict[0].errors)
     assert any("conflict" in e for e in conflict[0].errors)
+    assert any(
+        "eval_conflict_error: rule data.rules.m_conflict.the_id produced conflicting values" in e
+        and "(definitions at " in e
+        for e in conflict[0].errors
+    ), conflict[0].errors
     # one bucket in other.json: no conflict, a result
     fine = [r for r in by_input[other].rule_results if r.package == "data.rules.m_conflict"]
     assert fine[0].errors == [] and [r.message for r in fine[0].results] == ["aws_s3_bucket.c"]

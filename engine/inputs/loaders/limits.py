@@ -169,24 +169,6 @@ def check_yaml_node(root: yaml.Node) -> None:
         )
 
 
-def load_yaml_document(raw: bytes | str) -> Any:
-    """The value of a single-document YAML stream (a data document, an ``eval``
-    input), within the nesting and alias limits above: the stream is checked
-    before it is composed and the composed node graph before it is built."""
-    check_yaml_stream(raw)
-    anchors = has_anchor(raw.encode() if isinstance(raw, str) else raw)
-    loader = _SAFE_LOADER(raw)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if anchors:  # without aliases, the stream check has bounded the depth
-            check_yaml_node(node)
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
-
-
 def allowed_alias_ratio(count: int) -> float:
     """The share of aliases go-yaml v3 allows in a document of ``count`` decoded values."""
     if count <= 400_000:

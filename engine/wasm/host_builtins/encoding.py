@@ -9,8 +9,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
+from engine.core.go_text import go_string
 from engine.wasm.host_builtins.registry import BuiltinError, current_context, register
-from engine.wasm.host_builtins.urls import go_string
 from engine.wasm.values import Set, Value, freeze, sort_values, type_name
 
 

@@ -7,9 +7,9 @@ byte shown as U+FFFD (as OPA's JSON output shows it).
 
 from __future__ import annotations
 
-import codecs
 import ipaddress
 
+from engine.core.go_text import go_string
 from engine.wasm.host_builtins.registry import BuiltinError, register
 from engine.wasm.values import Set, Value, type_name
 
@@ -24,19 +24,6 @@ _FRAGMENT = "fragment"
 
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 _ALNUM = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-
-
-def _go_replace(err: UnicodeError) -> tuple[str, int]:
-    assert isinstance(err, UnicodeDecodeError)
-    return "\ufffd", err.start + 1
-
-
-codecs.register_error("rego_go_replace", _go_replace)
-
-
-def go_string(data: bytes) -> str:
-    """Bytes as a Go string reaches Rego: each invalid UTF-8 byte becomes U+FFFD."""
-    return data.decode("utf-8", "rego_go_replace")
 
 
 def _should_escape(c: int, mode: str) -> bool:
