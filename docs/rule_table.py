@@ -40,7 +40,6 @@ def rule_table() -> str:
         unknown = [name for name in used if name not in shipped]
         if unknown or rule.relations.dynamic:
             raise SystemExit(f"{rule.package} queries relations nobody ships: {unknown}")
-        file = Path(rule.files[0])
         rows.append(
             (
                 rule.id,
@@ -48,15 +47,14 @@ def rule_table() -> str:
                 rule.severity,
                 rule.input_type or "all",
                 ", ".join(f"`{name}`" for name in used) or "—",
-                file.relative_to(REPO_ROOT).as_posix() if file.is_absolute() else rule.files[0],
             )
         )
     lines = [
-        "| id | title | severity | input | relations used | file |",
-        "|---|---|---|---|---|---|",
+        "| id | title | severity | input | relations used |",
+        "|---|---|---|---|---|",
     ]
-    for rule_id, title, severity, input_type, used, file in sorted(rows):
-        lines.append(f"| {rule_id} | {title} | {severity} | `{input_type}` | {used} | `{file}` |")
+    for rule_id, title, severity, input_type, used in sorted(rows):
+        lines.append(f"| {rule_id} | {title} | {severity} | `{input_type}` | {used} |")
     return "\n".join(lines) + "\n"
 
 

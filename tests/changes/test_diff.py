@@ -253,7 +253,7 @@ def test_bad_policies_and_inputs_exit_2(tmp_path: Path) -> None:
 
 @needs_opa
 def test_the_readme_policy_rejects_the_plans_bucket(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
     start = readme.index("package changes.buckets")
     (tmp_path / "buckets.rego").write_text(readme[start : readme.index("```", start)])
     report = diff_plan_file(PLAN, [tmp_path])
