@@ -129,7 +129,12 @@ def _write_baseline(report: ScanReport, path: Path) -> bool:
 
 
 def _write_outputs(
-    report: ScanReport, targets: list[OutputTarget], *, no_color: bool, quiet: bool
+    report: ScanReport,
+    targets: list[OutputTarget],
+    *,
+    no_color: bool,
+    quiet: bool,
+    show_ignored: bool,
 ) -> bool:
     """Render the report once per target; False when an output file could not be written."""
     written = True
@@ -137,7 +142,9 @@ def _write_outputs(
     for target in targets:
         color = target.to_stdout and terminal and not no_color and "NO_COLOR" not in os.environ
         width = shutil.get_terminal_size().columns if target.to_stdout and terminal else 120
-        text = render(report, target.format, color=color, width=width, quiet=quiet)
+        text = render(
+            report, target.format, color=color, width=width, quiet=quiet, show_ignored=show_ignored
+        )
         if target.to_stdout:
             sys.stdout.buffer.write(text)
             sys.stdout.buffer.flush()
@@ -271,6 +278,14 @@ def scan_command(
             help="Disregard suppression comments in the scanned files (for untrusted trees).",
         ),
     ] = False,
+    show_suppressed: Annotated[
+        bool,
+        typer.Option(
+            "--show-suppressed",
+            help="Table: list ignored results (accepted, baselined, suppressed inline) with "
+            "their reasons; they are counted either way.",
+        ),
+    ] = False,
     no_color: Annotated[
         bool, typer.Option("--no-color", help="No colours in the table (as NO_COLOR=1).")
     ] = False,
@@ -359,6 +374,7 @@ def scan_command(
             no_color=no_color,
             quiet=quiet,
             severity=severity,
+            show_suppressed=show_suppressed,
         )
 
 
@@ -375,6 +391,7 @@ def _scan_and_write(
     no_color: bool,
     quiet: bool,
     severity: str | None,
+    show_suppressed: bool,
 ) -> None:
     """Scan, report the problems and write every output; ends the command."""
     from engine.evaluation.bundle import BundleError
@@ -409,6 +426,9 @@ def _scan_and_write(
             f"{filtered.left_out} results below severity {severity} left out (--severity)",
             err=True,
         )
-    if not _write_outputs(report, targets, no_color=no_color, quiet=quiet) or not written:
+    shown = _write_outputs(
+        report, targets, no_color=no_color, quiet=quiet, show_ignored=show_suppressed
+    )
+    if not shown or not written:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code(fail_on))

@@ -116,7 +116,12 @@ def test_ignored_results_are_in_every_format(tmp_path: Path) -> None:
     assert root.get("skipped") == "4" and root.get("failures") == "0"
     github = invoke(*args, "-f", "github").stdout.splitlines()
     assert github == ["rego-engine: 2 rules, 2 resources: 0 passed, 0 failed, 4 ignored, 0 errors"]
-    assert "IGNORED" in invoke(*args, "-f", "table").stdout
+    listed = invoke(*args, "-f", "table", "--show-suppressed").stdout
+    assert "IGNORED" in listed and "(ignored: accepted)" in listed
+    counted = invoke(*args, "-f", "table").stdout
+    assert "IGNORED" not in counted  # counted, not listed, without --show-suppressed
+    assert counted.splitlines()[-1] == listed.splitlines()[-1]
+    assert counted.splitlines()[-1].endswith("0 passed, 0 failed, 4 ignored, 0 errors")
 
 
 # ---------------------------------------------------------------- several outputs

@@ -36,17 +36,20 @@ def render(
     color: bool = False,
     width: int | None = None,
     quiet: bool = False,
+    show_ignored: bool = True,
 ) -> bytes:
     """The report in format ``fmt`` (one of :data:`FORMATS`); ``color``, ``width``
     (default: the table's 120 columns) and ``quiet`` (leave out rules with nothing to
-    report) apply to ``table`` only."""
+    report) and ``show_ignored`` (list ignored results) apply to ``table`` only."""
     if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
     module = importlib.import_module(f"engine.results.formats.{_MODULES[fmt]}")
     if fmt == "table":
         if width is None:
-            return module.render(report, color=color, quiet=quiet)
-        return module.render(report, color=color, width=width, quiet=quiet)
+            return module.render(report, color=color, quiet=quiet, show_ignored=show_ignored)
+        return module.render(
+            report, color=color, width=width, quiet=quiet, show_ignored=show_ignored
+        )
     return module.render(report)
 
 

@@ -63,7 +63,9 @@ def _heading(group: RuleGroup) -> Text:
     return heading
 
 
-def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
+def _rows(
+    group: RuleGroup, rule_errors: list[tuple[str, str]], show_ignored: bool = True
+) -> Table | None:
     table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False, expand=False)
     table.add_column("status", no_wrap=True)
     table.add_column("severity", no_wrap=True)
@@ -71,7 +73,7 @@ def _rows(group: RuleGroup, rule_errors: list[tuple[str, str]]) -> Table | None:
     table.add_column("location", overflow="fold")
     table.add_column("message", overflow="fold", ratio=1)
     for scan_input, result in group.results():
-        if result.passed and not result.ignored:
+        if (result.passed and not result.ignored) or (result.ignored and not show_ignored):
             continue
         places = result_places(result)
         if places.primary is not None:
@@ -128,7 +130,9 @@ def _group_counts(group: RuleGroup, errors: int) -> Text:
     return out
 
 
-def _renderables(report: ScanReport, quiet: bool = False) -> list[object]:
+def _renderables(
+    report: ScanReport, quiet: bool = False, show_ignored: bool = True
+) -> list[object]:
     rule_errors: dict[str, list[tuple[str, str]]] = {}
     for scan_input, package, error in unlisted_rule_errors(report):
         rule_errors.setdefault(package, []).append((scan_input.name, error))
@@ -138,7 +142,7 @@ def _renderables(report: ScanReport, quiet: bool = False) -> list[object]:
         # a compile error is the same on every input: shown once, without one
         compile_errors = sorted({e for _, e in group.errors() if f"{group.package}: {e}" in listed})
         errors = [("", e) for e in compile_errors] + rule_errors.get(group.package, [])
-        rows = _rows(group, errors)
+        rows = _rows(group, errors, show_ignored)
         if quiet and rows is None:
             continue  # every result passed: nothing to report
         parts: list[object] = [_heading(group)]
@@ -172,12 +176,18 @@ def _console(width: int, color: bool, record: bool = False) -> Console:
 
 
 def render(
-    report: ScanReport, *, color: bool = False, width: int = DEFAULT_WIDTH, quiet: bool = False
+    report: ScanReport,
+    *,
+    color: bool = False,
+    width: int = DEFAULT_WIDTH,
+    quiet: bool = False,
+    show_ignored: bool = True,
 ) -> bytes:
     """The table as text: with ANSI colours when ``color``, ``width`` columns wide; with
-    ``quiet``, rules whose every result passed are left out (the summary still counts them)."""
+    ``quiet``, rules whose every result passed are left out, and without ``show_ignored``
+    ignored (accepted, baselined, suppressed) results are not listed (the counts keep both)."""
     console = _console(width, color)
-    for renderable in _renderables(report, quiet):
+    for renderable in _renderables(report, quiet, show_ignored):
         console.print(renderable)
     assert isinstance(console.file, io.StringIO)
     return console.file.getvalue().encode()
