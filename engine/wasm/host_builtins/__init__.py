@@ -49,6 +49,8 @@ MODULES: dict[str, str] = {
     "strings.any_suffix_match": "fmt",
     "strings.count": "fmt",
     "strings.split_n": "fmt",
+    "graphql.parse_query": "graphql",
+    "graphql.parse_schema": "graphql",
     "io.jwt.decode": "jwt",
     "io.jwt.decode_verify": "jwt",
     "io.jwt.encode_sign": "jwt",

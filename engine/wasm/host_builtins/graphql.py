@@ -1,0 +1,52 @@
+"""GraphQL builtins: ``graphql.parse_query``, ``graphql.parse_schema``.
+
+Documents are parsed by :mod:`engine.wasm.host_builtins.graphql_syntax`, which
+follows gqlparser v2 (the library OPA uses), and returned as OPA returns them:
+gqlparser's AST as JSON with positions, nulls and empty values pruned. Errors
+read as OPA's: ``<message> in GraphQL string at location <line>:<column>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.wasm.host_builtins.graphql_syntax import (
+    GraphQLSyntaxError,
+    Node,
+    parse_query,
+    parse_schema,
+    prune,
+)
+from engine.wasm.host_builtins.registry import BuiltinError, register
+from engine.wasm.values import type_name
+
+
+def located(err: GraphQLSyntaxError) -> str:
+    """A gqlparser error worded as OPA reports it."""
+    return f"{err.message} in GraphQL string at location {err.line}:{err.column}"
+
+
+def _string_operand(builtin: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise BuiltinError(f"{builtin}: operand 1 must be string but got {type_name(value)}")
+    return value
+
+
+@register("graphql.parse_query")
+def graphql_parse_query(query: Any) -> Node:
+    """The AST of a GraphQL query document."""
+    text = _string_operand("graphql.parse_query", query)
+    try:
+        return prune(parse_query(text))
+    except GraphQLSyntaxError as err:
+        raise BuiltinError(f"graphql.parse_query: {located(err)}") from None
+
+
+@register("graphql.parse_schema")
+def graphql_parse_schema(schema: Any) -> Node:
+    """The AST of a GraphQL schema document (not validated)."""
+    text = _string_operand("graphql.parse_schema", schema)
+    try:
+        return prune(parse_schema(text))
+    except GraphQLSyntaxError as err:
+        raise BuiltinError(f"graphql.parse_schema: {located(err)}") from None
