@@ -51,6 +51,7 @@ MODULES: dict[str, str] = {
     "strings.split_n": "fmt",
     "graphql.parse_query": "graphql",
     "graphql.parse_schema": "graphql",
+    "graphql.schema_is_valid": "graphql",
     "io.jwt.decode": "jwt",
     "io.jwt.decode_verify": "jwt",
     "io.jwt.encode_sign": "jwt",

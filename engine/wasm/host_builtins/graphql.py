@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.wasm.host_builtins.graphql_decode import DecodeError, decode_schema
+from engine.wasm.host_builtins.graphql_schema import GraphQLError, build_schema
 from engine.wasm.host_builtins.graphql_syntax import (
     GraphQLSyntaxError,
     Node,
@@ -50,3 +52,19 @@ def graphql_parse_schema(schema: Any) -> Node:
         return prune(parse_schema(text))
     except GraphQLSyntaxError as err:
         raise BuiltinError(f"graphql.parse_schema: {located(err)}") from None
+
+
+@register("graphql.schema_is_valid")
+def graphql_schema_is_valid(schema: Any) -> bool:
+    """Whether a schema (string or AST object) parses and passes gqlparser's checks."""
+    try:
+        if isinstance(schema, str):
+            document = parse_schema(schema)
+        elif isinstance(schema, dict):
+            document = decode_schema(schema)
+        else:
+            return False
+        build_schema(document)
+    except (GraphQLSyntaxError, DecodeError, GraphQLError):
+        return False
+    return True

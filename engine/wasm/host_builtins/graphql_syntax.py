@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 Node = dict[str, Any]
+"""A gqlparser AST node as its JSON object (``Position`` kept until :func:`prune`)."""
 
 INVALID, EOF, BANG, DOLLAR, AMP, PAREN_L, PAREN_R, SPREAD, COLON, EQUALS, AT = range(11)
 BRACKET_L, BRACKET_R, BRACE_L, BRACE_R, PIPE, NAME, INT, FLOAT, STRING, BLOCK_STRING = range(11, 21)
@@ -104,6 +105,14 @@ class GraphQLSyntaxError(Exception):
         self.message = message
         self.line = line
         self.column = column
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a node starts in its source (1-based)."""
+
+    line: int
+    column: int
 
 
 @dataclass
@@ -507,6 +516,11 @@ class Parser:
         self.next()
         return comment
 
+    def peek_pos(self) -> Position | None:
+        if self.err is not None:
+            return None
+        return _position(self.peek())
+
     def name(self) -> str:
         return self.expect(NAME)[0].value
 
@@ -527,7 +541,7 @@ class Parser:
                 self.unexpected()
                 return None
             raw = self.variable()
-            return _value(raw, VARIABLE, None, self.comment)
+            return _value(raw, VARIABLE, None, self.comment, _position(tok))
         kinds = {INT: INT_VALUE, FLOAT: FLOAT_VALUE, STRING: STRING_VALUE}
         kinds[BLOCK_STRING] = BLOCK_VALUE
         if tok.kind in kinds:
@@ -543,10 +557,11 @@ class Parser:
             self.unexpected()
             return None
         self.next()
-        return _value(tok.value, kind, None, self.comment)
+        return _value(tok.value, kind, None, self.comment, _position(tok))
 
     def _list(self, is_const: bool) -> Node:
         values: list[Node] = []
+        position = self.peek_pos()
         comment = self.comment
         self.many(
             BRACKET_L,
@@ -555,21 +570,22 @@ class Parser:
                 {"Name": "", "Value": self.value_literal(is_const), "Comment": None}
             ),
         )
-        return _value("", LIST_VALUE, values, comment)
+        return _value("", LIST_VALUE, values, comment, position)
 
     def _object(self, is_const: bool) -> Node:
         fields: list[Node] = []
+        position = self.peek_pos()
         comment = self.comment
 
         def field() -> None:
-            node: Node = {"Comment": self.comment}
+            node: Node = {"Position": self.peek_pos(), "Comment": self.comment}
             node["Name"] = self.name()
             self.expect(COLON)
             node["Value"] = self.value_literal(is_const)
             fields.append(node)
 
         self.many(BRACE_L, BRACE_R, field)
-        return _value("", OBJECT_VALUE, fields, comment)
+        return _value("", OBJECT_VALUE, fields, comment, position)
 
     def directives(self, is_const: bool) -> list[Node]:
         found: list[Node] = []
@@ -577,7 +593,7 @@ class Parser:
             if self.err is not None:
                 break
             self.expect(AT)
-            node: Node = {"Name": self.name()}
+            node: Node = {"Position": self.peek_pos(), "Name": self.name()}
             node["Arguments"] = self.arguments(is_const)
             node.update(ParentDefinition=None, Definition=None, Location="")
             found.append(node)
@@ -587,7 +603,7 @@ class Parser:
         found: list[Node] = []
 
         def argument() -> None:
-            node: Node = {"Comment": self.comment}
+            node: Node = {"Position": self.peek_pos(), "Comment": self.comment}
             node["Name"] = self.name()
             self.expect(COLON)
             node["Value"] = self.value_literal(is_const)
@@ -599,9 +615,11 @@ class Parser:
     def type_reference(self) -> Node:
         node: Node = {"NamedType": "", "Elem": None, "NonNull": False}
         if self.skip(BRACKET_L):
+            node["Position"] = self.peek_pos()
             node["Elem"] = self.type_reference()
             self.expect(BRACKET_R)
         else:
+            node["Position"] = self.peek_pos()
             node["NamedType"] = self.name()
         if self.skip(BANG):
             node["NonNull"] = True
@@ -636,6 +654,7 @@ class Parser:
     def operation_definition(self) -> Node:
         node: Node = {"Operation": "query", "Name": "", "VariableDefinitions": None}
         node["Directives"] = None
+        node["Position"] = self.peek_pos()
         if self.peek().kind == BRACE_L:
             node["SelectionSet"] = self.required_selection_set()
             # Go reads the comment after the selection set, when it is always nil.
@@ -654,7 +673,7 @@ class Parser:
         found: list[Node] = []
 
         def definition() -> None:
-            node: Node = {"Comment": self.comment}
+            node: Node = {"Position": self.peek_pos(), "Comment": self.comment}
             node["Variable"] = self.variable()
             self.expect(COLON)
             node["Type"] = self.type_reference()
@@ -680,7 +699,7 @@ class Parser:
     def selection(self) -> Node:
         if self.peek().kind == SPREAD:
             return self.fragment()
-        node: Node = {"Comment": self.comment}
+        node: Node = {"Position": self.peek_pos(), "Comment": self.comment}
         node["Alias"] = self.name()
         node["Name"] = self.name() if self.skip(COLON) else node["Alias"]
         node["Arguments"] = self.arguments(False)
@@ -693,11 +712,12 @@ class Parser:
         _, comment = self.expect(SPREAD)
         tok = self.peek()
         if tok.kind == NAME and tok.value != "on":
-            spread: Node = {"Comment": comment, "Name": self.fragment_name()}
+            spread: Node = {"Position": self.peek_pos(), "Comment": comment}
+            spread["Name"] = self.fragment_name()
             spread["Directives"] = self.directives(False)
             spread.update(ObjectDefinition=None, Definition=None)
             return spread
-        node: Node = {"Comment": comment, "TypeCondition": ""}
+        node: Node = {"Position": self.peek_pos(), "Comment": comment, "TypeCondition": ""}
         if self.peek().value == "on":
             self.next()
             node["TypeCondition"] = self.name()
@@ -707,7 +727,7 @@ class Parser:
         return node
 
     def fragment_definition(self) -> Node:
-        node: Node = {"Comment": self.comment}
+        node: Node = {"Position": self.peek_pos(), "Comment": self.comment}
         self.expect_keyword("fragment")
         node["Name"] = self.fragment_name()
         node["VariableDefinition"] = self.variable_definitions()
@@ -786,6 +806,7 @@ class Parser:
         kind = {"scalar": "SCALAR", "type": "OBJECT", "interface": "INTERFACE"}
         kind.update(union="UNION", enum="ENUM", input="INPUT_OBJECT")
         node = self._definition(kind[keyword], description, comment)
+        node["Position"] = self.peek_pos()
         node["Name"] = self.name()
         self._definition_body(node, keyword, const_directives=True)
         return node
@@ -807,11 +828,12 @@ class Parser:
                 BRACE_L, BRACE_R, lambda: _append(node, "EnumValues", self.enum_def())
             )
         elif keyword == "union":
-            node["Types"] = self.union_member_types()
+            node["Types"], node["TypePositions"] = self.union_member_types()
 
     def schema_definition(self, description: tuple[str, Node | None]) -> Node:
         _, comment = self.expect_keyword("schema")
         node: Node = {"Description": description[0], "OperationTypes": None}
+        node["Position"] = self.peek_pos()
         node["BeforeDescriptionComment"] = description[1]
         node["AfterDescriptionComment"] = comment
         node["Directives"] = self.directives(True)
@@ -823,7 +845,8 @@ class Parser:
         return node
 
     def operation_type_def(self) -> Node:
-        node: Node = {"Comment": self.comment, "Operation": self.operation_type()}
+        node: Node = {"Position": self.peek_pos(), "Comment": self.comment}
+        node["Operation"] = self.operation_type()
         self.expect(COLON)
         node["Type"] = self.name()
         return node
@@ -846,6 +869,7 @@ class Parser:
             node["Description"] = text
         self.peek()
         node["AfterDescriptionComment"] = self.comment
+        node["Position"] = self.peek_pos()
         node["Name"] = self.name()
         return node
 
@@ -876,14 +900,17 @@ class Parser:
         node["Directives"] = self.directives(True)
         return node
 
-    def union_member_types(self) -> list[str]:
+    def union_member_types(self) -> tuple[list[str], list[Position | None]]:
         types: list[str] = []
+        positions: list[Position | None] = []
         if self.skip(EQUALS):
             self.skip(PIPE)
+            positions.append(self.peek_pos())
             types.append(self.name())
             while self.skip(PIPE) and self.err is None:
+                positions.append(self.peek_pos())
                 types.append(self.name())
-        return types
+        return types, positions
 
     def type_system_extension(self, doc: Node) -> None:
         _, comment = self.expect_keyword("extend")
@@ -891,6 +918,7 @@ class Parser:
         if keyword == "schema":
             self.expect_keyword("schema")
             node: Node = {"Description": "", "OperationTypes": None}
+            node["Position"] = self.peek_pos()
             node["AfterDescriptionComment"] = comment
             node["Directives"] = self.directives(True)
             node["EndOfDefinitionComment"] = self.some(
@@ -909,6 +937,7 @@ class Parser:
             return
         self.expect_keyword(keyword)
         node = self._definition(kinds[keyword], ("", None), comment)
+        node["Position"] = self.peek_pos()
         node["Name"] = self.name()
         if keyword == "interface":
             # gqlparser's interface extensions take no "implements" clause.
@@ -934,6 +963,7 @@ class Parser:
         _, comment = self.expect_keyword("directive")
         self.expect(AT)
         node: Node = {"Description": description[0], "IsRepeatable": False}
+        node["Position"] = self.peek_pos()
         node["BeforeDescriptionComment"] = description[1]
         node["AfterDescriptionComment"] = comment
         node["Name"] = self.name()
@@ -964,8 +994,19 @@ def _append(node: Node, key: str, item: Node) -> None:
     node[key].append(item)
 
 
-def _value(raw: str, kind: int, children: list[Node] | None, comment: Node | None) -> Node:
+def _position(tok: Token) -> Position:
+    return Position(tok.line, tok.column)
+
+
+def _value(
+    raw: str,
+    kind: int,
+    children: list[Node] | None,
+    comment: Node | None,
+    position: Position | None,
+) -> Node:
     return {
+        "Position": position,
         "Raw": raw,
         "Children": children,
         "Kind": kind,
@@ -977,13 +1018,16 @@ def _value(raw: str, kind: int, children: list[Node] | None, comment: Node | Non
     }
 
 
+_UNEXPORTED = frozenset(("Position", "TypePositions"))
+
+
 def prune(value: Any) -> Any:
     """OPA's pruning of a gqlparser AST: drop ``Position``, nulls, and empty
     arrays/objects (after pruning them), at every level."""
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if key == "Position" or item is None:
+            if key in _UNEXPORTED or item is None:
                 continue
             if isinstance(item, (dict, list)):
                 item = prune(item)

@@ -101,9 +101,75 @@ SCHEMAS = [
     'type Q { # a\n # b\n a: Int\n "desc" # c\n b: Int # end\n}\n# trailing',
 ]
 
+SCHEMA_CHECKS = [  # one per rule of gqlparser's schema validation
+    "type Query { a: Int }",
+    "type Query { a: Int }\ntype Query { b: Int }",
+    "type Query { a: Int }\nextend type Query { b: Int }",
+    "extend type Query { b: Int }",
+    "type Query { a: Int }\nextend input Query { b: Int }",
+    "type Query { a: Nope }",
+    "type Query { a(x: Query): Int }",
+    "type Query { a(x: Nope): Int }",
+    "type Query { __a: Int }",
+    "type __Q { a: Int }",
+    "type Query { a: Int @nope }",
+    "type Query { a: Int @deprecated @deprecated }",
+    "directive @r repeatable on FIELD_DEFINITION\ntype Query { a: Int @r @r }",
+    "type Query { a: Int @skip(if: true) }",
+    "type Query { a: Int @deprecated(foo: 1) }",
+    "scalar S @specifiedBy\ntype Query { a: S }",
+    "scalar S @specifiedBy(url: null)\ntype Query { a: S }",
+    'scalar S @specifiedBy(url: "x")\ntype Query { a: S }',
+    "directive @d(a: Int @d) on ARGUMENT_DEFINITION\ntype Query { a: Int }",
+    "directive @skip(if: Boolean!) on FIELD\ntype Query { a: Int }",
+    "directive @d on FIELD\ndirective @d on FIELD\ntype Query { a: Int }",
+    "directive @__d on FIELD\ntype Query { a: Int }",
+    "directive @d(a: Q) on FIELD\ntype Query { a: Int }\ntype Q { b: Int }",
+    "schema { query: Query }\nschema { query: Query }\ntype Query { a: Int }",
+    "schema { query: Nope }",
+    "schema @deprecated { query: Query }\ntype Query { a: Int }",
+    "extend schema { mutation: Nope }\ntype Query { a: Int }",
+    "union U = A | B\ntype Query { a: U }\ntype A { a: Int }",
+    "union U = A | E\ntype Query { a: U }\ntype A { a: Int }\nenum E { X }",
+    "union U = A | A\ntype Query { a: U }\ntype A { a: Int }",
+    "type Query implements Nope { a: Int }",
+    "type Query implements E { a: Int }\nenum E { X }",
+    "interface I { a: Int b: String }\ntype Query implements I { a: Int }",
+    "interface I { a: Int! }\ntype Query implements I { a: Int }",
+    "interface I { a: I }\ntype Query implements I { a: Query }",
+    "interface I { a: [I] }\ntype Query implements I { a: [Query]! }",
+    "interface I { a(x: Int): Int }\ntype Query implements I { a: Int }",
+    "interface I { a(x: Int): Int }\ntype Query implements I { a(x: String): Int }",
+    "interface I { a(x: Int): Int }\ntype Query implements I { a(x: Int, y: Int!): Int }",
+    "interface I { a(x: Int): Int }\ntype Query implements I { a(x: Int, y: Int! = 1): Int }",
+    "interface J { a: Int }\ninterface I implements J { a: Int }\n"
+    "type Query implements I { a: Int }",
+    "interface I implements I { a: Int }\ntype Query { a: I }",
+    "type Query",
+    "type Query { a: In }\ninput In { x: Int }",
+    "interface Query",
+    "enum E\ntype Query { a: E }",
+    "enum E { true }\ntype Query { a: E }",
+    "enum E { A A }\ntype Query { a: E }",
+    'enum E { A @deprecated(reason: "x") B @skip(if: true) }\ntype Query { a: E }',
+    "input In\ntype Query { a(x: In): Int }",
+    "input In { x: Query }\ntype Query { a(x: In): Int }",
+    "input In { x: In! }\ntype Query { a(x: In): Int }",
+    "input In { x: In2! }\ninput In2 { y: [In!] z: In! }\ntype Query { a(x: In): Int }",
+    "input In { x: Int x: Int }\ntype Query { a(x: In): Int }",
+    "type Query { a: Int a: String }",
+    "type Query @deprecated { a: Int }",
+    "input In @oneOf { x: Int }\ntype Query { a(x: In): Int }",
+    "type Mutation { a: Int }\ntype Subscription { b: Int }",
+    "scalar String\ntype Query { a: Int }",
+    "type Query { a(x: Int = 1 @deprecated): Int }",
+    "type Query { a(x: Int! @deprecated): Int }",
+]
+
 DIFF_CASES: list[tuple[str, tuple[Any, ...]]] = [("graphql.parse_query", (q,)) for q in QUERIES] + [
     ("graphql.parse_schema", (s,)) for s in SCHEMAS
 ]
+DIFF_CASES += [("graphql.schema_is_valid", (s,)) for s in SCHEMA_CHECKS]
 
 
 @needs_opa
@@ -210,3 +276,18 @@ def test_syntax_errors_name_the_location(name: str, text: str, message: str) -> 
 def test_non_string_operand(name: str) -> None:
     with pytest.raises(BuiltinError, match="operand 1 must be string but got number"):
         REGISTRY[name](1)
+
+
+def test_schema_is_valid_reads_ast_objects() -> None:
+    valid = REGISTRY["graphql.parse_schema"]("type Query { a: Int }")
+    assert REGISTRY["graphql.schema_is_valid"](valid) is True
+    undefined = REGISTRY["graphql.parse_schema"]("type Query { a: Nope }")
+    assert REGISTRY["graphql.schema_is_valid"](undefined) is False
+    assert REGISTRY["graphql.schema_is_valid"]({"Definitions": "not a list"}) is False
+    assert REGISTRY["graphql.schema_is_valid"](12) is False
+
+
+def test_schema_is_valid_refuses_what_gqlparser_refuses() -> None:
+    assert REGISTRY["graphql.schema_is_valid"]("type Query { a: Int }") is True
+    assert REGISTRY["graphql.schema_is_valid"]("type Query { a: Int a: Int }") is False
+    assert REGISTRY["graphql.schema_is_valid"]("type Query {") is False
