@@ -166,10 +166,125 @@ SCHEMA_CHECKS = [  # one per rule of gqlparser's schema validation
     "type Query { a(x: Int! @deprecated): Int }",
 ]
 
+VALIDATION_SCHEMA = (
+    "\n"
+    "schema { query: Query mutation: Mutation subscription: Subscription }\n"
+    "interface Pet { name(surname: Boolean): String }\n"
+    "interface Named { name: String }\n"
+    "type Dog implements Pet & Named { name(surname: Boolean): String nickname: String\n"
+    "  barks: Boolean\n"
+    "  doesKnow(command: Command!, times: Int = 1): Boolean owner: Human }\n"
+    "type Cat implements Pet { name(surname: Boolean): String meows: Boolean lives: Int }\n"
+    "union CatOrDog = Cat | Dog\n"
+    "type Human implements Named { name: String pets: [Pet] friends: [Human!]! age: Int }\n"
+    "enum Command { SIT HEEL DOWN }\n"
+    "input Filter { name: String! limit: Int = 10 tags: [String] nested: Filter }\n"
+    "input One @oneOf { a: Int b: String }\n"
+    "scalar Date\n"
+    "type Query { dog: Dog pet: Pet catOrDog: CatOrDog human(id: ID!): Human\n"
+    "  search(filter: Filter, one: One, when: Date, ratio: Float, flag: Boolean,\n"
+    "    ids: [ID]): [Named]\n"
+    "  count: Int }\n"
+    "type Mutation { rename(name: String!): Dog }\n"
+    "type Subscription { barked: Dog meowed: Cat }\n"
+    "directive @rep repeatable on FIELD\n"
+    ""
+)
+
+VALIDATION_QUERIES = [  # at least one per rule of gqlparser's query validation
+    "{ dog { name } }",
+    "{ dog { unknown } }",
+    "{ dog { nam } }",
+    "{ pet { barks } }",
+    "{ catOrDog { name } }",
+    "{ dog { ... on Command { x } } }",
+    "fragment F on Command { x }\n{ dog { ...F } }",
+    "{ dog { name(nope: true) } }",
+    "{ dog { name @skip(iff: true) } }",
+    "{ dog { name @nope } }",
+    "query @skip(if: true) { dog { name } }",
+    "{ dog { ...Missing } }",
+    'mutation { rename(name: "x") { name } }',
+    "{ dog { name } }\n{ count }",
+    "query A { dog { name } }\nquery A { count }",
+    "query ($x: Int) { count }",
+    "query Q($x: Int) { count }",
+    "query Q { human(id: $id) { name } }",
+    "{ human(id: $id) { name } }",
+    "fragment F on Dog { name }\n{ count }",
+    "fragment F on Dog { ...G }\nfragment G on Dog { ...F }\n{ dog { ...F } }",
+    "fragment F on Dog { ...F }\n{ dog { ...F } }",
+    "{ dog { name: nickname name } }",
+    "{ dog { name(surname: true) name(surname: false) } }",
+    "{ dog { doesKnow(command: SIT) x: doesKnow(command: HEEL) } }",
+    "{ catOrDog { ... on Dog { name: barks } ... on Cat { name: meows } } }",
+    "{ pet { ... on Dog { x: barks } ... on Cat { x: lives } } }",
+    "{ dog { owner { name } owner { name: age } } }",
+    "{ dog { ... on Cat { meows } } }",
+    "fragment C on Cat { meows }\n{ dog { ...C } }",
+    "{ dog { doesKnow } }",
+    "{ dog { doesKnow(command: SIT) } }",
+    "{ dog { name { x } } }",
+    "{ dog }",
+    "{ human(id: 1) }",
+    "subscription { barked { name } meowed { name } }",
+    "subscription S { __typename }",
+    "{ dog { name(surname: true, surname: false) } }",
+    "{ dog { name @rep @rep @skip(if: true) @skip(if: false) } }",
+    '{ search(filter: {name: "a", name: "b"}) { name } }',
+    "query ($a: Int, $a: Int) { human(id: $a) { name } }",
+    "query ($d: Dog) { dog { name } }",
+    "query ($n: String) { search(filter: {name: $n}) { name } }",
+    'query ($n: String = "x") { search(filter: {name: $n}) { name } }',
+    "query ($i: Int) { human(id: $i) { name } }",
+    "query ($i: [ID]) { search(ids: $i) { name } }",
+    "{ search(filter: {limit: 1}) { name } }",
+    "{ search(filter: {name: null}) { name } }",
+    '{ search(filter: {name: "a", bogus: 1}) { name } }',
+    '{ search(filter: {name: "a", nested: {nam: "b"}}) { name } }',
+    '{ search(ratio: 1, flag: 1, ids: [1, "2", 3.5], when: "x") { name } }',
+    '{ search(ratio: "x", flag: "true") { name } }',
+    "{ human(id: true) { name } }",
+    "{ human(id: null) { name } }",
+    "{ human(id: 99999999999999999999) { name } }",
+    "{ dog { doesKnow(command: JUMP) } }",
+    '{ dog { doesKnow(command: "SIT") } }',
+    "{ dog { doesKnow(command: SI) } }",
+    "{ search(flag: TRUE) { name } }",
+    '{ search(filter: "x") { name } }',
+    "{ search(filter: [1]) { name } }",
+    "{ count(x: [1, 2]) }",
+    "{ search(ids: 1) { name } }",
+    '{ search(one: {a: 1, b: "x"}) { name } }',
+    "{ search(one: {a: null}) { name } }",
+    "query ($a: Int) { search(one: {a: $a}) { name } }",
+    "{ __schema { types { name fields { type { fields { type { fields { name } } } } } } } }",
+    '{ __type(name: "Dog") { name } }',
+    "query ($c: Command!) { dog { doesKnow(command: $c) } }",
+    "query ($c: Command) { dog { doesKnow(command: $c) } }",
+    "query ($c: Command = SIT) { dog { doesKnow(command: $c) } }",
+    "query ($t: Int) { dog { doesKnow(command: SIT, times: $t) } }",
+    "{ dog { ... { name } ... @skip(if: true) { barks } } }",
+    "{ dog { ...on Dog { name } } }",
+    "{ human(id: 1) { friends { name } pets { name ... on Dog { barks } } } }",
+    "query Q($x: Int) { ...F }\nfragment F on Query { human(id: $x) { name } }",
+    "{ ...F }\nfragment F on Query { dog { name } }\nfragment F on Query { count }",
+    "{ dog { name @include } }",
+    "{ search(filter: {name: 1}) { name } }",
+    "{ search(when: 1) { name } }",
+]
+
 DIFF_CASES: list[tuple[str, tuple[Any, ...]]] = [("graphql.parse_query", (q,)) for q in QUERIES] + [
     ("graphql.parse_schema", (s,)) for s in SCHEMAS
 ]
 DIFF_CASES += [("graphql.schema_is_valid", (s,)) for s in SCHEMA_CHECKS]
+DIFF_CASES += [("graphql.parse", ("{ __typename }", s)) for s in SCHEMA_CHECKS]
+DIFF_CASES += [("graphql.parse", (q, VALIDATION_SCHEMA)) for q in VALIDATION_QUERIES]
+DIFF_CASES += [
+    (name, (q, VALIDATION_SCHEMA))
+    for name in ("graphql.is_valid", "graphql.parse_and_verify")
+    for q in VALIDATION_QUERIES[:12]
+]
 
 
 @needs_opa
@@ -291,3 +406,39 @@ def test_schema_is_valid_refuses_what_gqlparser_refuses() -> None:
     assert REGISTRY["graphql.schema_is_valid"]("type Query { a: Int }") is True
     assert REGISTRY["graphql.schema_is_valid"]("type Query { a: Int a: Int }") is False
     assert REGISTRY["graphql.schema_is_valid"]("type Query {") is False
+
+
+@needs_opa
+# An AST object has no positions; `opa eval` itself crashes on a misplaced
+# directive there (gqlparser reads the missing position), so that query is left out.
+@pytest.mark.parametrize("query", [q for q in VALIDATION_QUERIES[:20] if "query @skip" not in q])
+def test_ast_objects_validate_as_in_opa(query: str) -> None:
+    try:
+        query_ast = REGISTRY["graphql.parse_query"](query)
+    except BuiltinError:
+        pytest.skip("the query does not parse")
+    schema_ast = REGISTRY["graphql.parse_schema"](VALIDATION_SCHEMA)
+    for name in ("graphql.parse", "graphql.is_valid"):
+        want = opa_call_strict(name, query_ast, schema_ast)
+        assert host_call_strict(name, query_ast, schema_ast) == want
+
+
+def test_validation_errors_are_joined_in_rule_order() -> None:
+    with pytest.raises(BuiltinError) as err:
+        REGISTRY["graphql.parse"]("query Q($x: Int) { dog { unknown } }", VALIDATION_SCHEMA)
+    assert str(err.value) == (
+        'graphql.parse: Cannot query field "unknown" on type "Dog".\n'
+        'input:1:9: Variable "$x" is never used in operation "Q" '
+        "in GraphQL string at location 1:26"
+    )
+
+
+def test_is_valid_and_parse_and_verify_report_failure_as_values() -> None:
+    assert REGISTRY["graphql.is_valid"]("{ dog { name } }", VALIDATION_SCHEMA) is True
+    assert REGISTRY["graphql.is_valid"]("{ dog { nope } }", VALIDATION_SCHEMA) is False
+    assert REGISTRY["graphql.is_valid"]("{ dog { name } }", "type") is False
+    assert REGISTRY["graphql.parse_and_verify"]("{ dog }", VALIDATION_SCHEMA) == [False, {}, {}]
+    ok, query_ast, schema_ast = REGISTRY["graphql.parse_and_verify"]("{ count }", VALIDATION_SCHEMA)
+    assert ok is True
+    assert query_ast == REGISTRY["graphql.parse_query"]("{ count }")
+    assert schema_ast == REGISTRY["graphql.parse_schema"](VALIDATION_SCHEMA)
