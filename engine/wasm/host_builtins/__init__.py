@@ -18,6 +18,7 @@ from engine.wasm.host_builtins import registry
 from engine.wasm.host_builtins.registry import BuiltinError, BuiltinFn, register
 
 MODULES: dict[str, str] = {
+    "providers.aws.sign_req": "aws_signing",
     "cast_array": "collections",
     "cast_boolean": "collections",
     "cast_null": "collections",
@@ -81,6 +82,7 @@ MODULES: dict[str, str] = {
     "regex.replace": "regex",
     "regex.split": "regex",
     "regex.template_match": "regex",
+    "opa.runtime": "runtime",
     "semver.compare": "semver",
     "semver.is_valid": "semver",
     "time.add_date": "time",
