@@ -5,6 +5,8 @@ OPA's ``graphql.*`` builtins accept a query or schema as the AST object that
 gqlparser's structs: missing keys and nulls take zero values, unknown keys are
 ignored, a value of the wrong JSON type is an error, and every selection is
 read as a field (gqlparser tries ``Field`` first, which accepts any object).
+Operations, fragments and fields have hand-written decoders in gqlparser that
+skip their comments; every other node keeps them.
 The result has the node shape of :mod:`graphql_syntax`, without positions.
 """
 
@@ -15,17 +17,25 @@ from typing import Any
 from engine.wasm.host_builtins.graphql_syntax import Node
 
 _STR, _INT, _BOOL = "str", "int", "bool"
-
+_C = "CommentGroup"
+_DESCRIBED = {"BeforeDescriptionComment": _C, "AfterDescriptionComment": _C}
 _TYPE = {"NamedType": _STR, "Elem": "Type", "NonNull": _BOOL}
-_VALUE = {"Raw": _STR, "Children": ["ChildValue"], "Kind": _INT, "ExpectedTypeHasDefault": _BOOL}
-_CHILD = {"Name": _STR, "Value": "Value"}
-_ARGUMENT = {"Name": _STR, "Value": "Value"}
+_VALUE = {
+    "Raw": _STR,
+    "Children": ["ChildValue"],
+    "Kind": _INT,
+    "Comment": _C,
+    "ExpectedTypeHasDefault": _BOOL,
+}
+_CHILD = {"Name": _STR, "Value": "Value", "Comment": _C}
+_ARGUMENT = {"Name": _STR, "Value": "Value", "Comment": _C}
 _DIRECTIVE = {"Name": _STR, "Arguments": ["Argument"], "Location": _STR}
 _VARIABLE = {
     "Variable": _STR,
     "Type": "Type",
     "DefaultValue": "Value",
     "Directives": ["Directive"],
+    "Comment": _C,
     "Used": _BOOL,
 }
 _FIELD = {
@@ -49,16 +59,21 @@ _FRAGMENT = {
     "Directives": ["Directive"],
     "SelectionSet": ["Field"],
 }
-_QUERY_DOCUMENT = {"Operations": ["OperationDefinition"], "Fragments": ["FragmentDefinition"]}
+_QUERY_DOCUMENT = {
+    "Operations": ["OperationDefinition"],
+    "Fragments": ["FragmentDefinition"],
+    "Comment": _C,
+}
 _ARGUMENT_DEF = {
     "Description": _STR,
     "Name": _STR,
     "DefaultValue": "Value",
     "Type": "Type",
     "Directives": ["Directive"],
+    **_DESCRIBED,
 }
 _FIELD_DEF = dict(_ARGUMENT_DEF, Arguments=["ArgumentDefinition"])
-_ENUM_VALUE = {"Description": _STR, "Name": _STR, "Directives": ["Directive"]}
+_ENUM_VALUE = {"Description": _STR, "Name": _STR, "Directives": ["Directive"], **_DESCRIBED}
 _DEFINITION = {
     "Kind": _STR,
     "Description": _STR,
@@ -69,6 +84,8 @@ _DEFINITION = {
     "Types": [_STR],
     "EnumValues": ["EnumValueDefinition"],
     "BuiltIn": _BOOL,
+    **_DESCRIBED,
+    "EndOfDefinitionComment": _C,
 }
 _DIRECTIVE_DEF = {
     "Description": _STR,
@@ -76,12 +93,15 @@ _DIRECTIVE_DEF = {
     "Arguments": ["ArgumentDefinition"],
     "Locations": [_STR],
     "IsRepeatable": _BOOL,
+    **_DESCRIBED,
 }
-_OPERATION_TYPE = {"Operation": _STR, "Type": _STR}
+_OPERATION_TYPE = {"Operation": _STR, "Type": _STR, "Comment": _C}
 _SCHEMA_DEF = {
     "Description": _STR,
     "Directives": ["Directive"],
     "OperationTypes": ["OperationTypeDefinition"],
+    **_DESCRIBED,
+    "EndOfDefinitionComment": _C,
 }
 _SCHEMA_DOCUMENT = {
     "Schema": ["SchemaDefinition"],
@@ -89,9 +109,12 @@ _SCHEMA_DOCUMENT = {
     "Directives": ["DirectiveDefinition"],
     "Definitions": ["Definition"],
     "Extensions": ["Definition"],
+    "Comment": _C,
 }
 
 _STRUCTS: dict[str, dict[str, Any]] = {
+    "CommentGroup": {"List": ["Comment"]},
+    "Comment": {"Value": _STR},
     "Type": _TYPE,
     "Value": _VALUE,
     "ChildValue": _CHILD,

@@ -38,15 +38,16 @@ from engine.wasm.host_builtins.graphql_validation import (
     Events,
     ValidationError,
     Walker,
-    _go_int,
-    _is_composite,
-    _is_leaf,
-    _kind,
-    _suggest,
-    _value_fails,
+    definition_kind,
+    go_int,
+    is_composite,
+    is_decimal,
+    is_leaf,
     quoted_or_list,
     selection_kind,
+    suggest,
     suggestion_list,
+    value_fails,
     value_string,
 )
 
@@ -67,7 +68,7 @@ def fields_on_correct_type(ev: Events, report: Report) -> None:
         suggested = _suggested_type_names(w, parent, name)
         if suggested is not None:
             message += f" Did you mean to use an inline fragment on {quoted_or_list(suggested)}?"
-        elif _kind(parent) in ("OBJECT", "INTERFACE"):
+        elif definition_kind(parent) in ("OBJECT", "INTERFACE"):
             names = suggestion_list(name, [f.get("Name", "") for f in items(parent, "Fields")])
             if names:
                 message += f" Did you mean {quoted_or_list(names)}?"
@@ -77,7 +78,7 @@ def fields_on_correct_type(ev: Events, report: Report) -> None:
 
 
 def _suggested_type_names(w: Walker, parent: Node, name: str) -> list[str] | None:
-    if _kind(parent) not in ("INTERFACE", "UNION"):
+    if definition_kind(parent) not in ("INTERFACE", "UNION"):
         return None
     objects: list[str] = []
     interfaces: list[str] = []
@@ -101,7 +102,7 @@ def fragments_on_composite_types(ev: Events, report: Report) -> None:
     def on_inline(w: Walker, node: Node) -> None:
         condition = node.get("TypeCondition", "")
         target = w.schema.types.get(condition)
-        if target is None or _is_composite(target):
+        if target is None or is_composite(target):
             return
         report(f'Fragment cannot condition on non composite type "{condition}".', _pos(node))
 
@@ -109,7 +110,7 @@ def fragments_on_composite_types(ev: Events, report: Report) -> None:
         if (
             node.get("Definition") is None
             or not node.get("TypeCondition")
-            or _is_composite(node["Definition"])
+            or is_composite(node["Definition"])
         ):
             return
         report(
@@ -134,7 +135,7 @@ def known_argument_names(ev: Events, report: Report) -> None:
                 continue
             report(
                 f'Unknown argument "{name}" on field "{parent.get("Name", "")}.'
-                f'{fld.get("Name", "")}".' + _suggest("Did you mean", name, known),
+                f'{fld.get("Name", "")}".' + suggest("Did you mean", name, known),
                 _pos(fld),
             )
 
@@ -149,7 +150,7 @@ def known_argument_names(ev: Events, report: Report) -> None:
                 continue
             report(
                 f'Unknown argument "{name}" on directive "@{directive.get("Name", "")}".'
-                + _suggest("Did you mean", name, known),
+                + suggest("Did you mean", name, known),
                 _pos(directive),
             )
 
@@ -212,7 +213,7 @@ def known_type_names(ev: Events, report: Report) -> None:
         if w.schema.types.get(name) is not None:
             return
         known = sorted(str(t.get("Name", "")) for t in w.schema.types.values())
-        report(f'Unknown type "{name}".' + _suggest("Did you mean", name, known), _pos(node))
+        report(f'Unknown type "{name}".' + suggest("Did you mean", name, known), _pos(node))
 
     ev.variable.append(on_variable)
     ev.inline.append(on_inline)
@@ -459,7 +460,7 @@ def _types_conflict(schema: Schema, a: Node, b: Node) -> bool:
     tb = schema.types.get(b.get("NamedType", ""))
     if ta is None or tb is None:
         raise ValueError("field type missing from the schema")
-    if _is_leaf(ta) and _is_leaf(tb):
+    if is_leaf(ta) and is_leaf(tb):
         return ta.get("Name") != tb.get("Name")
     return False
 
@@ -579,8 +580,8 @@ class _Overlap:
         def_a, def_b = a.get("Definition"), b.get("Definition")
         exclusive = parent_exclusive or (
             parent_a.get("Name") != parent_b.get("Name")
-            and _kind(parent_a) == "OBJECT"
-            and _kind(parent_b) == "OBJECT"
+            and definition_kind(parent_a) == "OBJECT"
+            and definition_kind(parent_b) == "OBJECT"
             and def_a is not None
             and def_b is not None
         )
@@ -650,14 +651,14 @@ def possible_fragment_spreads(ev: Events, report: Report) -> None:
     def possible(w: Walker, parent: Node | None, condition: str) -> bool:
         if parent is None:
             return True
-        if _kind(parent) == "OBJECT":
+        if definition_kind(parent) == "OBJECT":
             parents: list[Node | None] = [parent]
-        elif _kind(parent) in ("INTERFACE", "UNION"):
+        elif definition_kind(parent) in ("INTERFACE", "UNION"):
             parents = w.schema.possible_types.get(parent.get("Name", ""), [])
         else:
             return True
         target = w.schema.types.get(condition)
-        if target is None or not _is_composite(target):
+        if target is None or not is_composite(target):
             return True
         names = {p.get("Name") for p in parents if p is not None}
         return any(
@@ -741,13 +742,13 @@ def scalar_leafs(ev: Events, report: Report) -> None:
             return
         name = fld.get("Name", "")
         selections = items(fld, "SelectionSet")
-        if _is_leaf(target) and selections:
+        if is_leaf(target) and selections:
             report(
                 f'Field "{name}" must not have a selection since type '
                 f'"{target.get("Name", "")}" has no subfields.',
                 _pos(fld),
             )
-        if not _is_leaf(target) and not selections:
+        if not is_leaf(target) and not selections:
             report(
                 f'Field "{name}" of type "{type_string(definition["Type"])}" must have a '
                 f'selection of subfields. Did you mean "{name} {{ ... }}"?',
@@ -883,10 +884,8 @@ def _unexpected_type(value: Node) -> str:
     expected = type_string(value["ExpectedType"])
     shown = value_string(value)
     if expected in ("Int", "Int!"):
-        parses, _ = _go_int(value.get("Raw", ""), 32)
         raw = value.get("Raw", "")
-        digits = raw[1:] if raw[:1] in "+-" else raw
-        if not parses and digits.isascii() and digits.isdigit():
+        if is_decimal(raw) and not go_int(raw, 32):
             return f"Int cannot represent non 32-bit signed integer value: {shown}"
         return f"Int cannot represent non-integer value: {shown}"
     if expected in ("String", "String!", "[String]"):
@@ -897,7 +896,7 @@ def _unexpected_type(value: Node) -> str:
         return f"Float cannot represent non numeric value: {shown}"
     if expected in ("ID", "ID!"):
         return f"ID cannot represent a non-string and non-integer value: {shown}"
-    if _kind(value.get("Definition")) == "ENUM":
+    if definition_kind(value.get("Definition")) == "ENUM":
         return f'Enum "{expected}" cannot represent non-enum value: {shown}.'
     return f'Expected value of type "{expected}", found {shown}.'
 
@@ -917,12 +916,12 @@ def values_of_correct_type(ev: Events, report: Report) -> None:
                 f'Expected value of type "{type_string(expected)}", found {value_string(value)}.',
                 position,
             )
-        if _kind(definition) == "SCALAR" and def_name not in _BUILTIN_SCALARS:
+        if definition_kind(definition) == "SCALAR" and def_name not in _BUILTIN_SCALARS:
             return
         enums = [e.get("Name", "") for e in items(definition, "EnumValues")]
-        if _kind(definition) != "ENUM":
+        if definition_kind(definition) != "ENUM":
             enums = []
-        if _value_fails(value):
+        if value_fails(value):
             report(_unexpected_type(value), position)
         raw = value.get("Raw", "")
         if kind in (NULL_VALUE, VARIABLE):
@@ -937,25 +936,25 @@ def values_of_correct_type(ev: Events, report: Report) -> None:
             if def_name != "Float":
                 report(_unexpected_type(value), position)
         elif kind in (STRING_VALUE, BLOCK_VALUE):
-            if _kind(definition) == "ENUM":
+            if definition_kind(definition) == "ENUM":
                 report(
                     f'Enum "{type_string(expected)}" cannot represent non-enum value: '
-                    f"{value_string(value)}." + _suggest("Did you mean the enum value", raw, enums),
+                    f"{value_string(value)}." + suggest("Did you mean the enum value", raw, enums),
                     position,
                 )
             elif def_name not in ("String", "ID"):
                 report(_unexpected_type(value), position)
         elif kind == ENUM_VALUE:
-            if _kind(definition) != "ENUM":
+            if definition_kind(definition) != "ENUM":
                 report(
                     _unexpected_type(value)
-                    + _suggest("Did you mean the enum value", raw, enums, quoted=False),
+                    + suggest("Did you mean the enum value", raw, enums, quoted=False),
                     position,
                 )
             elif for_name(items(definition, "EnumValues"), raw) is None:
                 report(
                     f'Value "{value_string(value)}" does not exist in "{type_string(expected)}" '
-                    "enum." + _suggest("Did you mean the enum value", raw, enums),
+                    "enum." + suggest("Did you mean the enum value", raw, enums),
                     position,
                 )
         elif kind == BOOLEAN_VALUE:
@@ -997,7 +996,7 @@ def _check_object_value(value: Node, definition: Node, report: Report) -> None:
         if for_name(items(definition, "Fields"), child_name) is None:
             report(
                 f'Field "{child_name}" is not defined by type "{name}".'
-                + _suggest("Did you mean", child_name, known),
+                + suggest("Did you mean", child_name, known),
                 _pos(child),
             )
 

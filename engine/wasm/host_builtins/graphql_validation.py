@@ -65,32 +65,34 @@ def value_string(value: Node) -> str:
     return str(raw)
 
 
-def _go_int(raw: str, bits: int) -> tuple[bool, bool]:
-    """(parses, in range) as Go's ``strconv.ParseInt(raw, 10, bits)``."""
+def is_decimal(raw: str) -> bool:
+    """Whether Go's ``strconv.ParseInt(raw, 10, _)`` reads ``raw`` as digits."""
     text = raw[1:] if raw[:1] in "+-" else raw
-    if not text or not text.isascii() or not text.isdigit():
-        return False, True
-    number = int(raw)
-    return -(2 ** (bits - 1)) <= number < 2 ** (bits - 1), True
+    return bool(text) and text.isascii() and text.isdigit()
 
 
-_GO_BOOLS = frozenset(("1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE"))
-_GO_BOOLS |= {"false", "False"}
+def go_int(raw: str, bits: int) -> bool:
+    """Whether Go's ``strconv.ParseInt(raw, 10, bits)`` succeeds."""
+    return is_decimal(raw) and -(2 ** (bits - 1)) <= int(raw) < 2 ** (bits - 1)
+
+
+_GO_BOOLS = frozenset(("1", "t", "T", "TRUE", "true", "True"))
+_GO_BOOLS |= {"0", "f", "F", "FALSE", "false", "False"}
 
 
 _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
 
 
-def _value_fails(value: Node | None) -> bool:
+def value_fails(value: Node | None) -> bool:
     """Whether ``Value.Value(nil)`` returns an error."""
     if value is None:
         return False
     kind, raw = value.get("Kind", 0), value.get("Raw", "")
     if kind == VARIABLE:
         definition = value.get("VariableDefinition")
-        return definition is not None and _value_fails(definition.get("DefaultValue"))
+        return definition is not None and value_fails(definition.get("DefaultValue"))
     if kind == INT_VALUE:
-        return not _go_int(raw, 64)[0]
+        return not go_int(raw, 64)
     if kind == FLOAT_VALUE:
         if raw.lower().lstrip("+-") in ("inf", "infinity", "nan"):
             return False
@@ -98,7 +100,7 @@ def _value_fails(value: Node | None) -> bool:
     if kind == BOOLEAN_VALUE:
         return raw not in _GO_BOOLS
     if kind in (LIST_VALUE, OBJECT_VALUE):
-        return any(_value_fails(c.get("Value")) for c in items(value, "Children"))
+        return any(value_fails(c.get("Value")) for c in items(value, "Children"))
     return False
 
 
@@ -143,7 +145,7 @@ def quoted_or_list(names: list[str]) -> str:
     return or_list([f'"{n}"' for n in names])
 
 
-def _suggest(prefix: str, typed: str, options: list[str], quoted: bool = True) -> str:
+def suggest(prefix: str, typed: str, options: list[str], quoted: bool = True) -> str:
     found = suggestion_list(typed, options)
     if not found:
         return ""
@@ -151,16 +153,16 @@ def _suggest(prefix: str, typed: str, options: list[str], quoted: bool = True) -
     return f" {prefix} {listed}?"
 
 
-def _kind(definition: Node | None) -> str:
+def definition_kind(definition: Node | None) -> str:
     return "" if definition is None else str(definition.get("Kind", ""))
 
 
-def _is_composite(definition: Node | None) -> bool:
-    return _kind(definition) in ("OBJECT", "INTERFACE", "UNION")
+def is_composite(definition: Node | None) -> bool:
+    return definition_kind(definition) in ("OBJECT", "INTERFACE", "UNION")
 
 
-def _is_leaf(definition: Node | None) -> bool:
-    return _kind(definition) in ("ENUM", "SCALAR")
+def is_leaf(definition: Node | None) -> bool:
+    return definition_kind(definition) in ("ENUM", "SCALAR")
 
 
 @dataclass

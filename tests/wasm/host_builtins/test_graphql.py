@@ -442,3 +442,153 @@ def test_is_valid_and_parse_and_verify_report_failure_as_values() -> None:
     assert ok is True
     assert query_ast == REGISTRY["graphql.parse_query"]("{ count }")
     assert schema_ast == REGISTRY["graphql.parse_schema"](VALIDATION_SCHEMA)
+
+
+# AST objects as gqlparser decodes them: comments kept except on operations and
+# fields, every selection read as a field, wrong JSON types refused.
+AST_OBJECT_CASES: list[tuple[str, tuple[Any, ...]]] = [
+    (
+        "graphql.parse",
+        (
+            {
+                "Operations": [
+                    {
+                        "Operation": "query",
+                        "Comment": {"List": [{"Value": "# op"}]},
+                        "VariableDefinitions": [
+                            {
+                                "Variable": "v",
+                                "Type": {"NamedType": "Int"},
+                                "Comment": {"List": [{"Value": "# var"}]},
+                            }
+                        ],
+                        "SelectionSet": [
+                            {
+                                "Alias": "a",
+                                "Name": "a",
+                                "Comment": {"List": [{"Value": "# f"}]},
+                                "Arguments": [
+                                    {
+                                        "Name": "x",
+                                        "Comment": {"List": [{"Value": "# arg"}]},
+                                        "Value": {
+                                            "Kind": 0,
+                                            "Raw": "v",
+                                            "Comment": {"List": [{"Value": "# val"}]},
+                                        },
+                                    }
+                                ],
+                            }
+                        ],
+                    }
+                ]
+            },
+            '# top\ntype Query { # in\n a(x: Int): Int # after\n}\n"d" enum E { # e\n A }\n# end',
+        ),
+    ),
+    (
+        "graphql.parse",
+        (
+            "{ a }",
+            {
+                "Definitions": [
+                    {
+                        "Kind": "OBJECT",
+                        "Name": "Query",
+                        "AfterDescriptionComment": {"List": [{"Value": "# c"}]},
+                        "Fields": [
+                            {
+                                "Name": "a",
+                                "Type": {"NamedType": "Int"},
+                                "BeforeDescriptionComment": {"List": [{"Value": "# b"}]},
+                            }
+                        ],
+                    }
+                ],
+                "Comment": {"List": [{"Value": "# doc"}]},
+            },
+        ),
+    ),
+    (
+        "graphql.parse",
+        (
+            {
+                "Operations": [
+                    {
+                        "Operation": "query",
+                        "SelectionSet": [
+                            {"Name": "a"},
+                            {
+                                "TypeCondition": "Query",
+                                "SelectionSet": [{"Alias": "a", "Name": "a"}],
+                            },
+                        ],
+                    }
+                ]
+            },
+            "type Query { a: Int }",
+        ),
+    ),
+    (
+        "graphql.is_valid",
+        (
+            {"Operations": [{"Operation": "query", "SelectionSet": [{"Alias": "a", "Name": "b"}]}]},
+            "type Query { a: Int }",
+        ),
+    ),
+    (
+        "graphql.is_valid",
+        (
+            {
+                "Operations": [
+                    {
+                        "Operation": "query",
+                        "SelectionSet": [
+                            {
+                                "Alias": "a",
+                                "Name": "a",
+                                "Arguments": [{"Name": "x", "Value": {"Kind": 1, "Raw": "x1"}}],
+                            }
+                        ],
+                    }
+                ]
+            },
+            "type Query { a(x: Int): Int }",
+        ),
+    ),
+    (
+        "graphql.schema_is_valid",
+        (
+            {
+                "Definitions": [
+                    {
+                        "Kind": "OBJECT",
+                        "Name": "Query",
+                        "Fields": [{"Name": "a", "Type": {"NamedType": "Int"}}],
+                    }
+                ]
+            },
+        ),
+    ),
+    (
+        "graphql.schema_is_valid",
+        (
+            {
+                "Definitions": [
+                    {
+                        "Kind": "OBJECT",
+                        "Name": "Query",
+                        "Fields": [{"Name": "a", "Type": {"NamedType": 5}}],
+                    }
+                ]
+            },
+        ),
+    ),
+    ("graphql.schema_is_valid", ({"Definitions": [{"Kind": "OBJECT", "Name": "Query"}]},)),
+]
+
+
+@needs_opa
+@pytest.mark.parametrize(("name", "args"), AST_OBJECT_CASES)
+def test_ast_object_operands_match_opa(name: str, args: tuple[Any, ...]) -> None:
+    assert host_call_strict(name, *args) == opa_call_strict(name, *args)
