@@ -12,6 +12,7 @@ Errors read as OPA's: ``<message> in GraphQL string at location <line>:<column>`
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.wasm.host_builtins.graphql_decode import DecodeError, decode_query, decode_schema
@@ -74,12 +75,11 @@ def graphql_schema_is_valid(schema: Any) -> bool:
     """Whether a schema (string or AST object) parses and passes gqlparser's checks."""
     try:
         if isinstance(schema, str):
-            document = parse_schema(schema)
+            _schema_from_text(schema)
         elif isinstance(schema, dict):
-            document = decode_schema(schema)
+            build_schema(decode_schema(schema))
         else:
             return False
-        build_schema(document)
     except (GraphQLSyntaxError, DecodeError, GraphQLError):
         return False
     return True
@@ -103,8 +103,17 @@ def _document(builtin: str, value: Any, *, schema: bool) -> Node:
     )
 
 
-def _schema(builtin: str, document: Node) -> Schema:
+@functools.lru_cache(maxsize=10)
+def _schema_from_text(text: str) -> Schema:
+    """The built schema of a schema string; the last ten are kept (validation
+    only reads a schema, and building merges the built-in definitions anew)."""
+    return build_schema(parse_schema(text))
+
+
+def _schema(builtin: str, operand: Any, document: Node) -> Schema:
     try:
+        if isinstance(operand, str):
+            return _schema_from_text(operand)
         return build_schema(document)
     except GraphQLError as err:
         raise BuiltinError(
@@ -117,7 +126,7 @@ def _verified(builtin: str, query: Any, schema: Any) -> tuple[Node, Node]:
     query_doc = _document(builtin, query, schema=False)
     schema_doc = _document(builtin, schema, schema=True)
     schema_ast = prune(schema_doc)
-    built = _schema(builtin, schema_doc)
+    built = _schema(builtin, schema, schema_doc)
     try:
         errors = validate_query(built, query_doc)
     except GraphQLError as err:

@@ -11,6 +11,7 @@ import copy
 from collections.abc import Callable
 
 from engine.wasm.host_builtins.graphql_schema import (
+    GraphQLError,
     Schema,
     for_name,
     is_compatible,
@@ -36,7 +37,6 @@ from engine.wasm.host_builtins.graphql_syntax import (
 )
 from engine.wasm.host_builtins.graphql_validation import (
     Events,
-    ValidationError,
     Walker,
     definition_kind,
     go_int,
@@ -1097,14 +1097,14 @@ RULES: dict[str, Callable[[Events, Report], None]] = {
 """gqlparser's default rules by name."""
 
 
-def validate_query(schema: Schema, document: Node) -> list[ValidationError]:
+def validate_query(schema: Schema, document: Node) -> list[GraphQLError]:
     """Every violation of the default rules by ``document``, in gqlparser's order
     (the document is not changed)."""
-    errors: list[ValidationError] = []
+    errors: list[GraphQLError] = []
     events = Events()
     for name in sorted(RULES):
         RULES[name](
-            events, lambda message, position: errors.append(ValidationError(message, position))
+            events, lambda message, position: errors.append(GraphQLError(message, position))
         )
     Walker(schema, copy.deepcopy(document), events).walk()
     return errors

@@ -3,7 +3,7 @@
 The query document is walked as gqlparser's validator walks it, annotating
 nodes with their definitions, and every rule observes the walk in gqlparser's
 order (rules sorted by name), so the errors come out in gqlparser's order and
-words. :func:`validate` returns them all; OPA reports them joined.
+words (:func:`graphql_rules.validate_query` runs them).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from engine.wasm.host_builtins.graphql_syntax import (
     STRING_VALUE,
     VARIABLE,
     Node,
-    Position,
     go_quote,
 )
 
@@ -348,20 +347,3 @@ def for_name_variable(operation: Node, name: str) -> Node | None:
         if var.get("Variable") == name:
             return var
     return None
-
-
-@dataclass
-class ValidationError:
-    """One rule violation: gqlparser's message and its first location."""
-
-    message: str
-    position: Position | None
-
-    def text(self) -> str:
-        """The error as gqlparser's ``Error()`` writes it."""
-        if self.position is None:
-            return f"input: {self.message}"
-        return f"input:{self.position.line}:{self.position.column}: {self.message}"
-
-
-Report = Callable[[str, "Position | None"], None]

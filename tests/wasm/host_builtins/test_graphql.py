@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 from oracle import host_call_strict, needs_opa, opa_call_strict
 
-from engine.wasm.host_builtins import REGISTRY, BuiltinError
+from engine.wasm.host_builtins import REGISTRY, BuiltinError, graphql
 
 QUERIES = [
     "{",
@@ -592,3 +593,14 @@ AST_OBJECT_CASES: list[tuple[str, tuple[Any, ...]]] = [
 @pytest.mark.parametrize(("name", "args"), AST_OBJECT_CASES)
 def test_ast_object_operands_match_opa(name: str, args: tuple[Any, ...]) -> None:
     assert host_call_strict(name, *args) == opa_call_strict(name, *args)
+
+
+def test_validation_leaves_cached_schemas_unchanged() -> None:
+    schema = graphql._schema_from_text(VALIDATION_SCHEMA)
+    before = copy.deepcopy(schema)
+    outcomes = [REGISTRY["graphql.is_valid"](q, VALIDATION_SCHEMA) for q in VALIDATION_QUERIES]
+    assert graphql._schema_from_text(VALIDATION_SCHEMA) is schema
+    assert schema == before
+    again = [REGISTRY["graphql.is_valid"](q, VALIDATION_SCHEMA) for q in VALIDATION_QUERIES]
+    assert again == outcomes
+    assert True in outcomes and False in outcomes
