@@ -30,6 +30,27 @@ def opa_eval_expr(expr: str, *, input_json: Any = None) -> list[Any]:
     return [r["bindings"]["x"] for r in doc.get("result", [])]
 
 
+def opa_call_strict(name: str, *args: Any) -> tuple[str, Any]:
+    """Call builtin ``name`` with `opa eval --strict-builtin-errors`:
+    ("value", result), ("undefined", None) or ("error", OPA's message)."""
+    expr = f"x := {name}({', '.join(rego_literal(a) for a in args)})"
+    args_ = [str(find_opa().path), "eval", "--strict-builtin-errors", "--format", "json", expr]
+    proc = subprocess.run(args_, capture_output=True)
+    doc = json.loads(proc.stdout)
+    if "errors" in doc:
+        return ("error", doc["errors"][0]["message"])
+    results = doc.get("result", [])
+    return ("value", results[0]["bindings"]["x"]) if results else ("undefined", None)
+
+
+def host_call_strict(name: str, *args: Any) -> tuple[str, Any]:
+    """A host builtin's outcome in `opa_call_strict`'s form."""
+    try:
+        return ("value", to_json(REGISTRY[name](*args)))
+    except BuiltinError as err:
+        return ("error", str(err))
+
+
 def rego_literal(value: Any) -> str:
     """A Python value (engine.wasm.values model) written as a Rego literal."""
     return dumps(value).decode()

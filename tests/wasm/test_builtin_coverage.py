@@ -25,13 +25,7 @@ NOT_SUPPORTED = {
     "crypto.x509.parse_certificates",
     "crypto.x509.parse_keypair",
     "crypto.x509.parse_rsa_private_key",
-    # GraphQL parsing, OPA's own Rego parser, Go text/template, gojsonschema texts.
-    "graphql.is_valid",
-    "graphql.parse",
-    "graphql.parse_and_verify",
-    "graphql.parse_query",
-    "graphql.parse_schema",
-    "graphql.schema_is_valid",
+    # OPA's own Rego parser, Go text/template, gojsonschema texts.
     "rego.parse_module",
     "strings.render_template",
     "json.match_schema",

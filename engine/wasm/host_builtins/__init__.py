@@ -18,7 +18,6 @@ from engine.wasm.host_builtins import registry
 from engine.wasm.host_builtins.registry import BuiltinError, BuiltinFn, register
 
 MODULES: dict[str, str] = {
-    "opa.runtime": "runtime",
     "providers.aws.sign_req": "aws_signing",
     "cast_array": "collections",
     "cast_boolean": "collections",
@@ -51,6 +50,12 @@ MODULES: dict[str, str] = {
     "strings.any_suffix_match": "fmt",
     "strings.count": "fmt",
     "strings.split_n": "fmt",
+    "graphql.is_valid": "graphql",
+    "graphql.parse": "graphql",
+    "graphql.parse_and_verify": "graphql",
+    "graphql.parse_query": "graphql",
+    "graphql.parse_schema": "graphql",
+    "graphql.schema_is_valid": "graphql",
     "io.jwt.decode": "jwt",
     "io.jwt.decode_verify": "jwt",
     "io.jwt.encode_sign": "jwt",
@@ -77,6 +82,7 @@ MODULES: dict[str, str] = {
     "regex.replace": "regex",
     "regex.split": "regex",
     "regex.template_match": "regex",
+    "opa.runtime": "runtime",
     "semver.compare": "semver",
     "semver.is_valid": "semver",
     "time.add_date": "time",
