@@ -25,7 +25,7 @@ NOT_SUPPORTED = {
     "crypto.x509.parse_certificates",
     "crypto.x509.parse_keypair",
     "crypto.x509.parse_rsa_private_key",
-    # GraphQL parsing, OPA's own Rego parser, Go text/template, gojsonschema texts.
+    # GraphQL parsing, OPA's own Rego parser, gojsonschema texts.
     "graphql.is_valid",
     "graphql.parse",
     "graphql.parse_and_verify",
@@ -33,7 +33,6 @@ NOT_SUPPORTED = {
     "graphql.parse_schema",
     "graphql.schema_is_valid",
     "rego.parse_module",
-    "strings.render_template",
     "json.match_schema",
     "json.verify_schema",
 }

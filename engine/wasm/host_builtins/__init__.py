@@ -49,6 +49,7 @@ MODULES: dict[str, str] = {
     "strings.any_suffix_match": "fmt",
     "strings.count": "fmt",
     "strings.split_n": "fmt",
+    "strings.render_template": "go_template",
     "io.jwt.decode": "jwt",
     "io.jwt.decode_verify": "jwt",
     "io.jwt.encode_sign": "jwt",
