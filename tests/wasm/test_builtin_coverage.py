@@ -25,14 +25,13 @@ NOT_SUPPORTED = {
     "crypto.x509.parse_certificates",
     "crypto.x509.parse_keypair",
     "crypto.x509.parse_rsa_private_key",
-    # GraphQL parsing, OPA's own Rego parser, gojsonschema texts.
+    # GraphQL parsing, gojsonschema texts.
     "graphql.is_valid",
     "graphql.parse",
     "graphql.parse_and_verify",
     "graphql.parse_query",
     "graphql.parse_schema",
     "graphql.schema_is_valid",
-    "rego.parse_module",
     "json.match_schema",
     "json.verify_schema",
 }

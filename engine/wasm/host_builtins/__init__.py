@@ -71,6 +71,7 @@ MODULES: dict[str, str] = {
     "net.cidr_expand": "net",
     "net.cidr_is_valid": "net",
     "net.cidr_merge": "net",
+    "rego.parse_module": "rego_parse",
     "regex.find_n": "regex",
     "regex.globs_match": "regex",
     "regex.replace": "regex",
