@@ -76,6 +76,8 @@ MODULES: dict[str, str] = {
     "net.cidr_expand": "net",
     "net.cidr_is_valid": "net",
     "net.cidr_merge": "net",
+    "opa.runtime": "runtime",
+    "providers.aws.sign_req": "aws_signing",
     "rego.parse_module": "rego_parse",
     "regex.find_n": "regex",
     "regex.globs_match": "regex",
