@@ -47,6 +47,8 @@ MODULES: dict[str, str] = {
     "hex.encode": "encoding",
     "json.marshal_with_options": "encoding",
     "json.patch": "encoding",
+    "json.match_schema": "json_schema",
+    "json.verify_schema": "json_schema",
     "glob.quote_meta": "fmt",
     "indexof_n": "fmt",
     "sprintf": "fmt",
