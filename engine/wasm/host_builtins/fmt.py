@@ -129,11 +129,18 @@ def rego_text(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class _Arg:
-    """A Go operand: ``kind`` is ``int64``, ``*big.Int``, ``float64`` or ``string``."""
+class GoArg:
+    """A Go operand: ``kind`` is ``int64``, ``*big.Int``, ``float64`` or ``string``
+    (what ``sprintf`` passes), or one of the kinds ``strings.render_template``
+    passes: ``int``, ``json.Number`` (a Go string type), ``bool``, ``<nil>``,
+    ``[]interface {}`` (a list of GoArg or None) and ``map[string]interface {}``
+    (a dict of str to GoArg or None)."""
 
     kind: str
     value: Any
+
+
+_Arg = GoArg
 
 
 def _go_arg(value: Any) -> _Arg:
@@ -379,7 +386,7 @@ class _Printer:
             text += f" '{chr(u)}'"
         self.pad_nozero(text)
 
-    def print_int64(self, n: int, verb: str) -> None:
+    def print_int64(self, n: int, verb: str, kind: str = "int64") -> None:
         if verb in "vd":
             self.fmt_integer(n, 10, verb, False)
         elif verb == "b":
@@ -397,7 +404,7 @@ class _Printer:
         elif verb == "U":
             self.fmt_unicode(n)
         else:
-            self.bad_verb(verb, _Arg("int64", n))
+            self.bad_verb(verb, _Arg(kind, n))
 
     def print_big(self, n: int, verb: str) -> None:
         """``(*big.Int).Format``."""
@@ -546,7 +553,7 @@ class _Printer:
             return
         self.pad(go_quote(s, ascii_only=self.plus))
 
-    def print_string(self, s: str, verb: str) -> None:
+    def print_string(self, s: str, verb: str, kind: str = "string") -> None:
         if verb == "v":
             if self.sharp_v:
                 self.fmt_q(s)
@@ -561,7 +568,7 @@ class _Printer:
         elif verb == "q":
             self.fmt_q(s)
         else:
-            self.bad_verb(verb, _Arg("string", s))
+            self.bad_verb(verb, _Arg(kind, s))
 
     # -- dispatch
 
@@ -581,8 +588,50 @@ class _Printer:
             self.print_float(arg.value, verb)
         elif arg.kind == "string":
             self.print_string(arg.value, verb)
-        else:
+        elif arg.kind == "*big.Int":
             self.print_big(arg.value, verb)
+        else:
+            self.print_template_arg(arg, verb)
+
+    def print_template_arg(self, arg: _Arg, verb: str) -> None:
+        """The kinds of Go values a template's data holds (see :class:`GoArg`)."""
+        if arg.kind == "int":
+            self.print_int64(arg.value, verb, "int")
+        elif arg.kind == "json.Number":
+            self.print_string(arg.value, verb, "json.Number")
+        elif arg.kind == "bool":
+            if verb in "tv":
+                self.pad("true" if arg.value else "false")
+            else:
+                self.bad_verb(verb, arg)
+        elif arg.kind == "<nil>":
+            if verb == "v":
+                self.pad("<nil>")
+            else:
+                self.buf.append(f"%!{verb}(<nil>)")
+        elif arg.kind == "[]interface {}":
+            self.buf.append("[")
+            for k, elem in enumerate(arg.value):
+                if k:
+                    self.buf.append(" ")
+                self.print_element(elem, verb)
+            self.buf.append("]")
+        else:
+            self.buf.append("map[")
+            for k, key in enumerate(sorted(arg.value)):
+                if k:
+                    self.buf.append(" ")
+                self.print_string(key, verb)
+                self.buf.append(":")
+                self.print_element(arg.value[key], verb)
+            self.buf.append("]")
+
+    def print_element(self, elem: _Arg | None, verb: str) -> None:
+        """An element of a slice or map: a nil interface prints as ``<nil>``."""
+        if elem is None:
+            self.pad("<nil>")
+        else:
+            self.print_arg(elem, verb)
 
     def bad_verb(self, verb: str, arg: _Arg) -> None:
         self.buf.append(f"%!{verb}(")
@@ -650,7 +699,7 @@ def go_sprintf(fmt: str, args: list[_Arg]) -> str:
         if arg_num >= len(args):
             return 0, False, arg_num
         arg = args[arg_num]
-        if arg.kind == "int64":
+        if arg.kind in ("int64", "int"):
             num, is_int = arg.value, True
         else:
             num, is_int = 0, False
