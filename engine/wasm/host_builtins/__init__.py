@@ -18,7 +18,6 @@ from engine.wasm.host_builtins import registry
 from engine.wasm.host_builtins.registry import BuiltinError, BuiltinFn, register
 
 MODULES: dict[str, str] = {
-    "providers.aws.sign_req": "aws_signing",
     "cast_array": "collections",
     "cast_boolean": "collections",
     "cast_null": "collections",
