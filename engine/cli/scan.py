@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -36,6 +38,7 @@ from engine.scanning.progress import scan_progress
 
 if TYPE_CHECKING:
     from engine.results.report import ScanReport
+    from engine.scanning.scanner import ScanOptions
 
 T = TypeVar("T")
 
@@ -127,6 +130,35 @@ def _write_outputs(
             echo_problems([], [f"{target.destination}: {exc.strerror or exc}"])
             written = False
     return written
+
+
+def _run_scan(
+    paths: list[Path],
+    rules: list[Path],
+    options: ScanOptions,
+    cluster: str | None,
+    *,
+    color: bool,
+) -> ScanReport:
+    """The scan, with a progress bar, here or on the cluster at address ``cluster``;
+    a cluster that cannot be reached or goes away ends the run (exit 2)."""
+    from engine.scanning.scanner import scan
+
+    with scan_progress(color=color) as progress:
+        options = replace(options, progress=progress)
+        if cluster is None:
+            return scan(paths, rules, options)
+        from engine.scanning.cluster import ClusterError, cluster_client
+
+        try:
+            with cluster_client(cluster) as client:
+                # Dask logs a lost scheduler with tracebacks; the error below says it once.
+                for handler in logging.getLogger("distributed").handlers:
+                    handler.setLevel(logging.CRITICAL)
+                return scan(paths, rules, replace(options, cluster=client))
+        except ClusterError as exc:
+            fail(str(exc))
+            raise  # unreachable: fail exits
 
 
 def scan_command(
@@ -250,6 +282,17 @@ def scan_command(
         int,
         typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
     ] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            envvar="DASK_SCHEDULER_ADDRESS",
+            help="Evaluate inputs on the Dask cluster whose scheduler is at ADDRESS "
+            "(tcp://HOST:8786), or on N local worker processes (local:N); needs the "
+            "cluster extra.",
+            show_envvar=True,
+        ),
+    ] = None,
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
@@ -262,7 +305,7 @@ def scan_command(
     from engine.results.baseline import load_baseline
     from engine.results.formats.view import unlisted_rule_errors
     from engine.rules.compiler import CompileError
-    from engine.scanning.scanner import ScanOptions, scan
+    from engine.scanning.scanner import ScanOptions
 
     config = _scan_config(config_file)
 
@@ -288,6 +331,7 @@ def scan_command(
     max_output = setting("max_output", max_output)
     bundle = setting("bundle", bundle)
     jobs = setting("jobs", jobs)
+    cluster = setting("cluster", cluster)
     try:
         targets = plan_outputs(
             output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
@@ -303,25 +347,26 @@ def scan_command(
     )
     if not rules and bundle is None:
         bundle = precompiled_pack()  # the shipped pack, when the install carries it
+    options = ScanOptions(
+        rule_timeout=rule_timeout,
+        max_memory_mb=max_memory,
+        max_output_mb=max_output,
+        load=load,
+        selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
+        ignores=ignores,
+        baseline=baseline,
+        inline_suppressions=not no_inline_suppressions,
+        bundle=bundle,
+        jobs=jobs,
+    )
     try:
-        with scan_progress(color=not no_color) as progress:
-            report = scan(
-                paths or [Path(".")],
-                rules or ([] if bundle is not None else shipped_rule_files()),
-                ScanOptions(
-                    rule_timeout=rule_timeout,
-                    max_memory_mb=max_memory,
-                    max_output_mb=max_output,
-                    progress=progress,
-                    load=load,
-                    selection=RuleSelection(tuple(rule_ids or ()), tuple(exclude_rule_ids or ())),
-                    ignores=ignores,
-                    baseline=baseline,
-                    inline_suppressions=not no_inline_suppressions,
-                    bundle=bundle,
-                    jobs=jobs,
-                ),
-            )
+        report = _run_scan(
+            paths or [Path(".")],
+            rules or ([] if bundle is not None else shipped_rule_files()),
+            options,
+            cluster,
+            color=not no_color,
+        )
     except (CompileError, OpaNotFound, BundleError) as exc:
         if debug_enabled():
             raise

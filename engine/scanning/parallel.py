@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
+from typing import NamedTuple
 
 from engine.core.collector import collector_paused
 from engine.evaluation.evaluator import RuleEvaluator
@@ -31,39 +32,74 @@ from engine.rules.rule_set import CompiledRuleSet
 from engine.scanning.input_scan import Selected, scan_one
 from engine.wasm.host import Limits, load_module
 
-_worker: tuple[CompiledRuleSet, Selected, RuleEvaluator] | None = None
-"""The worker process's rule set, the rules it runs and its evaluator (set by
-:func:`_start_worker`)."""
+
+class WorkerRules(NamedTuple):
+    """What a worker evaluates inputs with: the rule set, the rules it runs and
+    its one evaluator."""
+
+    rule_set: CompiledRuleSet
+    selected: Selected
+    evaluator: RuleEvaluator
+
+
+_worker: WorkerRules | None = None
+"""The worker process's rules (set by :func:`_start_worker`)."""
 
 Outcome = tuple[list[RuleResults] | None, list[str]]
 """One input's rule results (None when it could not be loaded) and its errors."""
 
 
-def _start_worker(payload: bytes) -> None:
-    global _worker
+def rules_payload(prepared: PreparedRules, selected: Selected, limits: Limits) -> bytes:
+    """The compiled rules as the bytes sent to workers (the Wasm module, never native code)."""
+    if prepared.rule_set.policy is None:
+        raise ValueError("the rule set holds no compiled rules")
+    return pickle.dumps((prepared, selected, limits), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def worker_rules(payload: bytes) -> WorkerRules:
+    """The rules and evaluator a worker builds from :func:`rules_payload`'s bytes."""
     prepared, selected, limits = pickle.loads(payload)
-    _worker = (
-        prepared.rule_set,
-        selected,
-        RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics),
-    )
+    evaluator = RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics)
+    return WorkerRules(prepared.rule_set, selected, evaluator)
 
 
-def _evaluate(scan_input: ScanInput) -> Outcome:
-    assert _worker is not None, "worker not started"
-    rule_set, selected, evaluator = _worker
+def evaluate(rules: WorkerRules, scan_input: ScanInput) -> Outcome:
+    """One input's outcome, built in a worker (results not yet located)."""
     report = ScanReport()
     with collector_paused():
-        found = scan_one(scan_input, rule_set, selected, evaluator, report, lambda: None)
+        found = scan_one(
+            scan_input, rules.rule_set, rules.selected, rules.evaluator, report, lambda: None
+        )
     return (None if found is None else found.rule_results, report.errors)
 
 
-def _portable(scan_input: ScanInput) -> ScanInput:
+def portable(scan_input: ScanInput) -> ScanInput:
     """``scan_input`` without what the loaders keep for locating results (source
     maps hold parsers' state): workers build results, the parent locates them.
     The resolved references stay: derived relations are built from them."""
     state = replace(scan_input.state, source_map=None)
     return replace(scan_input, state=state)
+
+
+def record(report: ScanReport, scan_input: ScanInput, outcome: Outcome) -> None:
+    """Add one input's outcome from a worker to ``report``, its results located
+    in the input's source files."""
+    rule_results, errors = outcome
+    report.errors += errors
+    if rule_results is not None:
+        if scan_input.state.source_map is not None:
+            locate_results(rule_results, ResourceIndex(scan_input.state))
+        report.inputs.append(InputReport(scan_input, rule_results))
+
+
+def _start_worker(payload: bytes) -> None:
+    global _worker
+    _worker = worker_rules(payload)
+
+
+def _evaluate(scan_input: ScanInput) -> Outcome:
+    assert _worker is not None, "worker not started"
+    return evaluate(_worker, scan_input)
 
 
 def _outcome(future: Future[Outcome], scan_input: ScanInput) -> Outcome:
@@ -86,11 +122,9 @@ def scan_in_workers(
 ) -> None:
     """Evaluate every input with the ``selected`` rules in up to ``jobs`` worker
     processes, adding their results and errors to ``report`` in input order."""
-    rule_set = prepared.rule_set
-    if rule_set.policy is None:
-        raise ValueError("the rule set holds no compiled rules")
-    load_module(rule_set.policy)  # native code into the cache once, for every worker
-    payload = pickle.dumps((prepared, selected, limits), protocol=pickle.HIGHEST_PROTOCOL)
+    payload = rules_payload(prepared, selected, limits)
+    assert prepared.rule_set.policy is not None
+    load_module(prepared.rule_set.policy)  # native code into the cache once, for every worker
     per_input = len(selected.rules)
     total = len(inputs) * per_input
     # Results arrive as millions of small objects: unpickling them with the cyclic
@@ -104,13 +138,8 @@ def scan_in_workers(
             initargs=(payload,),
         ) as pool,
     ):
-        futures = [pool.submit(_evaluate, _portable(scan_input)) for scan_input in inputs]
+        futures = [pool.submit(_evaluate, portable(scan_input)) for scan_input in inputs]
         for position, (scan_input, future) in enumerate(zip(inputs, futures, strict=True), 1):
-            rule_results, errors = _outcome(future, scan_input)
-            report.errors += errors
-            if rule_results is not None:
-                if scan_input.state.source_map is not None:
-                    locate_results(rule_results, ResourceIndex(scan_input.state))
-                report.inputs.append(InputReport(scan_input, rule_results))
+            record(report, scan_input, _outcome(future, scan_input))
             if progress is not None:
                 progress(position * per_input, total)
