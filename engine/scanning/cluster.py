@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import queue
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
@@ -162,14 +164,17 @@ def scan_on_cluster(
         # A task, not scattered data: the scheduler can make it again for a worker
         # that joins after the others holding it died.
         shared = client.submit(bytes, payload, key=f"rego-engine-rules-{run}", pure=False)
-        futures = client.map(
-            _evaluate_on_worker,
-            [portable(scan_input) for scan_input in inputs],
-            digest=digest,
-            payload=shared,
-            key=[f"rego-engine-{run}-{i}" for i in range(len(inputs))],
-            pure=False,
-        )
+        with warnings.catch_warnings():
+            # Dask warns of large graphs: here the States are the graph, by design.
+            warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+            futures = client.map(
+                _evaluate_on_worker,
+                [portable(scan_input) for scan_input in inputs],
+                digest=digest,
+                payload=shared,
+                key=[f"rego-engine-{run}-{i}" for i in range(len(inputs))],
+                pure=False,
+            )
     except (OSError, TimeoutError, CancelledError) as exc:
         raise ClusterError(f"the Dask scheduler went away: {exc}") from exc
     per_input = len(selected.rules)
@@ -191,30 +196,26 @@ def _completed(
     client: Client, futures: list[Future], inputs: list[ScanInput]
 ) -> Iterator[tuple[int, Outcome]]:
     """(position, outcome) of each input as its task ends, in any order."""
-    from distributed import wait
-
-    positions = {future.key: i for i, future in enumerate(futures)}
-    pending = set(futures)
+    ended: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for position, future in enumerate(futures):
+        future.add_done_callback(lambda _, position=position: ended.put(position))
     lost_since: float | None = None
-    while pending:
-        try:
-            done, pending = wait(pending, timeout=_POLL, return_when="FIRST_COMPLETED")
-        except TimeoutError:
-            done = set()
-        except CancelledError:  # cancelled futures: each is told by its own outcome
-            done = {future for future in pending if future.done()}
-            pending -= done
-        if client.status == "running":
-            lost_since = None
-        else:
+    for _ in futures:
+        while True:
+            try:
+                position = ended.get(timeout=_POLL)
+                break
+            except queue.Empty:
+                pass
+            if client.status == "running":
+                lost_since = None
+                continue
             lost_since = lost_since or time.monotonic()
             if client.status in ("closing", "closed") or (
                 time.monotonic() - lost_since > SCHEDULER_GRACE
             ):
                 raise ClusterError(_lost(client))
-        for future in done:
-            position = positions[future.key]
-            yield position, _outcome(client, future, inputs[position])
+        yield position, _outcome(client, futures[position], inputs[position])
 
 
 def _outcome(client: Client, future: Future, scan_input: ScanInput) -> Outcome:

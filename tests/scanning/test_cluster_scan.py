@@ -132,6 +132,18 @@ def test_a_worker_killed_mid_scan_loses_nothing(client: Client, rules: Path, inp
     assert victim not in _worker_pids(client).values()
 
 
+def test_bounds_hold_on_workers(client: Client, tmp_path: Path) -> None:
+    rules = write(tmp_path / "rules" / "enc.rego", ENC_RULE).parent
+    directory = tmp_path / "in"
+    write_json(directory / "a.json", state({"a": {"acl": "private"}}))
+    big = {f"big{i}": {"acl": "private", "pad": "x" * 2000} for i in range(2000)}
+    write_json(directory / "b_big.json", state(big))
+    local = scan([directory], [rules], ScanOptions(max_memory_mb=8))
+    remote = scan([directory], [rules], ScanOptions(max_memory_mb=8, cluster=client))
+    assert remote.to_json() == local.to_json() and remote.errors == local.errors
+    assert any("b_big.json" in e and "memory" in e for e in remote.errors)
+
+
 def _die_in_a_worker(scan_input: ScanInput) -> _Deadly:
     """Unpickled in a Dask worker process, ends it; anywhere else (the scheduler),
     stays deadly."""
