@@ -6,7 +6,7 @@ the bytes one task returns (the Wasm module, never native code: each worker
 compiles that for its own machine); workers fetch it from each other, and a
 worker keeps one evaluator per rule set and evaluates every input it is
 given with it. Inputs travel as
-their States without source maps, one task each; each worker builds the
+their States without source maps, pickled, one task each; each worker builds the
 results and the driver locates them in the source files, writing them in
 input order, so the report is the one ``--jobs 1`` builds.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import pickle
 import queue
 import threading
 import time
@@ -78,9 +79,12 @@ _worker_lock = threading.Lock()
 """One evaluator is used by one task at a time (a worker may run several threads)."""
 
 
-def _evaluate_on_worker(scan_input: ScanInput, digest: str, payload: bytes) -> Outcome:
-    """Run on a worker: one input's outcome, with the worker's evaluator for ``digest``
-    (built from ``payload`` the first time)."""
+def _evaluate_on_worker(pickled_input: bytes, digest: str, payload: bytes) -> bytes:
+    """Run on a worker: one pickled input's pickled outcome, with the worker's
+    evaluator for ``digest`` (built from ``payload`` the first time).
+
+    Inputs and outcomes cross the cluster as pickled bytes: Dask then moves
+    them without walking them, and the scheduler never unpickles a State."""
     with _worker_lock:
         rules = _worker_rules.get(digest)
         if rules is None:
@@ -88,7 +92,8 @@ def _evaluate_on_worker(scan_input: ScanInput, digest: str, payload: bytes) -> O
                 oldest = next(iter(_worker_rules))
                 _worker_rules.pop(oldest).evaluator.close()
             rules = _worker_rules[digest] = worker_rules(payload)
-        return evaluate(rules, scan_input)
+        outcome = evaluate(rules, pickle.loads(pickled_input))
+    return pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _import_distributed() -> None:
@@ -169,7 +174,10 @@ def scan_on_cluster(
             warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
             futures = client.map(
                 _evaluate_on_worker,
-                [portable(scan_input) for scan_input in inputs],
+                [
+                    pickle.dumps(portable(scan_input), protocol=pickle.HIGHEST_PROTOCOL)
+                    for scan_input in inputs
+                ],
                 digest=digest,
                 payload=shared,
                 key=[f"rego-engine-{run}-{i}" for i in range(len(inputs))],
@@ -224,7 +232,7 @@ def _outcome(client: Client, future: Future, scan_input: ScanInput) -> Outcome:
     if future.status == "cancelled" and client.status != "running":
         raise ClusterError(_lost(client))
     try:
-        return future.result()
+        return pickle.loads(future.result())
     except KilledWorker:
         return None, [
             f"{scan_input.name}: the cluster gave up on it: workers evaluating it "
