@@ -301,3 +301,10 @@ def test_a_local_cluster_needs_a_worker_count(address: str, rules: Path, inputs:
     with pytest.raises(ClusterError):
         local_workers(address)
     assert local_workers("local:3") == 3 and local_workers("tcp://127.0.0.1:8786") is None
+
+
+def test_without_dask_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    extra = r"pip install 'rego-engine\[cluster\]'"
+    with pytest.raises(ClusterError, match=extra), cluster_client("tcp://127.0.0.1:8786"):
+        pass
