@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sys
@@ -157,6 +158,35 @@ def _write_outputs(
     return written
 
 
+def _run_scan(
+    paths: list[Path],
+    rules: list[Path],
+    options: ScanOptions,
+    cluster: str | None,
+    *,
+    color: bool,
+) -> ScanReport:
+    """The scan, with a progress bar, here or on the cluster at address ``cluster``;
+    a cluster that cannot be reached or goes away ends the run (exit 2)."""
+    from engine.scanning.scanner import scan
+
+    with scan_progress(color=color) as progress:
+        options = replace(options, progress=progress)
+        if cluster is None:
+            return scan(paths, rules, options)
+        from engine.scanning.cluster import ClusterError, cluster_client
+
+        try:
+            with cluster_client(cluster) as client:
+                # Dask logs a lost scheduler with tracebacks; the error below says it once.
+                for handler in logging.getLogger("distributed").handlers:
+                    handler.setLevel(logging.CRITICAL)
+                return scan(paths, rules, replace(options, cluster=client))
+        except ClusterError as exc:
+            fail(str(exc))
+            raise  # unreachable: fail exits
+
+
 def scan_command(
     ctx: typer.Context,
     paths: Annotated[
@@ -297,6 +327,17 @@ def scan_command(
         int,
         typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
     ] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            envvar="DASK_SCHEDULER_ADDRESS",
+            help="Evaluate inputs on the Dask cluster whose scheduler is at ADDRESS "
+            "(tcp://HOST:8786), or on N local worker processes (local:N); needs the "
+            "cluster extra.",
+            show_envvar=True,
+        ),
+    ] = None,
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
@@ -333,6 +374,7 @@ def scan_command(
     max_output = setting("max_output", max_output)
     bundle = setting("bundle", bundle)
     jobs = setting("jobs", jobs)
+    cluster = setting("cluster", cluster)
     try:
         targets = plan_outputs(
             output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
@@ -375,6 +417,7 @@ def scan_command(
             quiet=quiet,
             severity=severity,
             show_suppressed=show_suppressed,
+            cluster=cluster,
         )
 
 
@@ -392,21 +435,22 @@ def _scan_and_write(
     quiet: bool,
     severity: str | None,
     show_suppressed: bool,
+    cluster: str | None,
 ) -> None:
     """Scan, report the problems and write every output; ends the command."""
     from engine.evaluation.bundle import BundleError
     from engine.results.formats.view import unlisted_rule_errors
     from engine.results.severity_filter import at_or_above
     from engine.rules.compiler import CompileError
-    from engine.scanning.scanner import scan
 
     try:
-        with scan_progress(color=not no_color) as progress:
-            report = scan(
-                paths or [Path(".")],
-                rules or ([] if bundle is not None else shipped_rule_files()),
-                replace(options, progress=progress),
-            )
+        report = _run_scan(
+            paths or [Path(".")],
+            rules or ([] if bundle is not None else shipped_rule_files()),
+            options,
+            cluster,
+            color=not no_color,
+        )
     except (CompileError, OpaNotFound, BundleError) as exc:
         if debug_enabled():
             raise

@@ -13,7 +13,8 @@ which may come from anyone who can open a pull request, so it may not widen
 what is read, redirect output, weaken what is checked or the exit policy:
 
 * ``output``, ``format``, ``fail-on``, ``rules``, ``bundle``, ``rule``,
-  ``exclude-rule``, ``skip-path``, ``input-type`` and ``jobs`` are refused;
+  ``exclude-rule``, ``skip-path``, ``input-type``, ``jobs`` and ``cluster`` are
+  refused (a found file may not send the scanned tree to other machines);
 * paths (``inputs``, ``var-file``, ``ignore-file``) must stay inside the
   file's directory, symbolic links resolved;
 * bounds (``rule-timeout``, ``max-memory``, ``max-output``,
@@ -69,6 +70,7 @@ SCAN_KEYS: dict[str, tuple[str, str]] = {
     "split-k8s": ("split_k8s", "boolean"),
     "bundle": ("bundle", "path"),
     "jobs": ("jobs", "positive_integer"),
+    "cluster": ("cluster", "string"),
 }
 """Configuration key → (``scan`` parameter it sets, kind of value)."""
 
@@ -84,6 +86,7 @@ REFUSED_WHEN_FOUND = frozenset(
         "skip-path",
         "input-type",
         "jobs",
+        "cluster",
     }
 )
 """Keys a configuration file found in the scanned tree may not set: they redirect

@@ -18,6 +18,12 @@ before returning.
 
 Workers are spawned, not forked: the parent may already run the Wasm
 engine's epoch thread, which a fork would not carry over.
+
+The pieces a worker of any kind needs — the rules as bytes
+(:func:`rules_payload`), the evaluator built from them (:func:`worker_rules`),
+one input's outcome (:func:`evaluate`), the input as sent (:func:`portable`)
+and the outcome added to the report (:func:`record`) — are shared with the
+Dask cluster (:mod:`engine.scanning.cluster`).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from typing import NamedTuple
 
 from engine.core import cancellation
 from engine.core.collector import collector_paused
@@ -45,6 +52,16 @@ from engine.results.report import InputReport, ScanReport
 from engine.rules.rule_set import CompiledRuleSet
 from engine.scanning.input_scan import Selected, scan_one
 from engine.wasm.host import Limits, load_module
+
+
+class WorkerRules(NamedTuple):
+    """What a worker evaluates inputs with: the rule set, the rules it runs and
+    its one evaluator."""
+
+    rule_set: CompiledRuleSet
+    selected: Selected
+    evaluator: RuleEvaluator
+
 
 Outcome = tuple[list[RuleResults] | None, list[str]]
 """One input's rule results (None when it could not be loaded) and its errors."""
@@ -73,34 +90,44 @@ def _worker_main(connection: Connection, payload: bytes, parent: int) -> None:
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        prepared, selected, limits = pickle.loads(payload)
-        worker: tuple[CompiledRuleSet, Selected, RuleEvaluator] | Exception = (
-            prepared.rule_set,
-            selected,
-            RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics),
-        )
+        worker: WorkerRules | Exception = worker_rules(payload)
     except Exception as exc:  # an engine bug: each input reports it
         worker = exc
     while (scan_input := connection.recv()) is not None:
-        connection.send(_evaluate(worker, scan_input))
+        connection.send(evaluate(worker, scan_input))
 
 
-def _evaluate(
-    worker: tuple[CompiledRuleSet, Selected, RuleEvaluator] | Exception, scan_input: ScanInput
-) -> Outcome:
+def rules_payload(prepared: PreparedRules, selected: Selected, limits: Limits) -> bytes:
+    """The compiled rules as the bytes sent to workers (the Wasm module, never native code)."""
+    if prepared.rule_set.policy is None:
+        raise ValueError("the rule set holds no compiled rules")
+    return pickle.dumps((prepared, selected, limits), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def worker_rules(payload: bytes) -> WorkerRules:
+    """The rules and evaluator a worker builds from :func:`rules_payload`'s bytes."""
+    prepared, selected, limits = pickle.loads(payload)
+    evaluator = RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics)
+    return WorkerRules(prepared.rule_set, selected, evaluator)
+
+
+def evaluate(worker: WorkerRules | Exception, scan_input: ScanInput) -> Outcome:
+    """One input's outcome, built in a worker (results not yet located); an engine
+    bug (here, or when the worker built its rules) is that input's error."""
     if isinstance(worker, Exception):
         return None, [f"{scan_input.name}: evaluation failed in a worker: {worker!r}"]
-    rule_set, selected, evaluator = worker
     report = ScanReport()
     try:
         with collector_paused():
-            found = scan_one(scan_input, rule_set, selected, evaluator, report, lambda: None)
+            found = scan_one(
+                scan_input, worker.rule_set, worker.selected, worker.evaluator, report, lambda: None
+            )
     except Exception as exc:  # an engine bug in the worker: report it with the input
         return None, [f"{scan_input.name}: evaluation failed in a worker: {exc!r}"]
     return (None if found is None else found.rule_results, report.errors)
 
 
-def _portable(scan_input: ScanInput) -> ScanInput:
+def portable(scan_input: ScanInput) -> ScanInput:
     """``scan_input`` without what the loaders keep for locating results (source
     maps hold parsers' state): workers build results, the parent locates them.
     The resolved references stay: derived relations are built from them."""
@@ -145,7 +172,7 @@ class _Pool:
         """Send input ``position`` to ``worker``."""
         worker.holding = position
         with contextlib.suppress(OSError):  # a dead worker: its pipe's end of file tells
-            worker.connection.send(_portable(self._inputs[position]))
+            worker.connection.send(portable(self._inputs[position]))
 
     def retire(self, worker: _Worker) -> None:
         """Forget a worker that died: reap it and close its pipe."""
@@ -187,11 +214,9 @@ def scan_in_workers(
 
     Raises :class:`~engine.core.cancellation.Cancelled` when the scan is
     cancelled; the workers are killed first."""
-    rule_set = prepared.rule_set
-    if rule_set.policy is None:
-        raise ValueError("the rule set holds no compiled rules")
-    load_module(rule_set.policy)  # native code into the cache once, for every worker
-    payload = pickle.dumps((prepared, selected, limits), protocol=pickle.HIGHEST_PROTOCOL)
+    payload = rules_payload(prepared, selected, limits)
+    assert prepared.rule_set.policy is not None
+    load_module(prepared.rule_set.policy)  # native code into the cache once, for every worker
     per_input = len(selected.rules)
     total = len(inputs) * per_input
     outcomes: dict[int, Outcome] = {}
@@ -227,7 +252,7 @@ def scan_in_workers(
                             lost = f"{name}: the worker process evaluating it stopped unexpectedly"
                             outcomes[position] = (None, [f"{lost} ({ATTEMPTS} times)"])
                 while added in outcomes:
-                    _add(report, inputs[added], outcomes.pop(added))
+                    record(report, inputs[added], outcomes.pop(added))
                     added += 1
                     if progress is not None:
                         progress(added * per_input, total)
@@ -243,8 +268,9 @@ def _give_next(pool: _Pool, worker: _Worker, waiting: deque[int], attempts: list
     pool.give(worker, position)
 
 
-def _add(report: ScanReport, scan_input: ScanInput, outcome: Outcome) -> None:
-    """Add one input's outcome to ``report``, its results located in its files."""
+def record(report: ScanReport, scan_input: ScanInput, outcome: Outcome) -> None:
+    """Add one input's outcome from a worker to ``report``, its results located in
+    the input's source files."""
     rule_results, errors = outcome
     report.errors += errors
     if rule_results is not None:

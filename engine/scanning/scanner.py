@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.core import cancellation
 from engine.core.collector import collector_paused, thaw
@@ -33,6 +34,9 @@ from engine.rules.rule_set import CompiledRuleSet
 from engine.rules.selection import RuleSelection
 from engine.scanning.input_scan import Selected, scan_one
 from engine.wasm.host import Limits
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 ProgressHook = Callable[[int, int], None]
 """Called with (steps done, total steps) as rules run over inputs."""
@@ -67,6 +71,9 @@ class ScanOptions:
     compiling ``rule_paths`` (no ``opa`` needed)."""
     jobs: int = 1
     """Worker processes evaluating inputs (1: evaluate in this process)."""
+    cluster: Client | None = None
+    """A ``distributed.Client`` whose Dask cluster evaluates the inputs (``--cluster``);
+    ``jobs`` then does not apply."""
 
 
 def scan(
@@ -126,7 +133,15 @@ def scan(
     report.errors += selection_errors
     report.warnings += selection_warnings
     try:
-        if evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
+        if evaluator is not None and options.cluster is not None and loaded.inputs:
+            # Imported here: only a cluster scan loads Dask.
+            from engine.scanning.cluster import scan_on_cluster
+
+            ready = replace(prepared, statics=evaluator.statics)
+            scan_on_cluster(
+                loaded.inputs, ready, selected, limits, options.cluster, report, options.progress
+            )
+        elif evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
             # Imported here: a scan in this process never loads multiprocessing.
             from engine.scanning.parallel import scan_in_workers
 

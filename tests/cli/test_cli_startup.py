@@ -21,6 +21,8 @@ HEAVY = (
     "engine.scanning.scanner",
     "engine.results.building",
     "multiprocessing",
+    "dask",
+    "distributed",
 )
 
 STATE = {

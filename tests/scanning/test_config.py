@@ -83,6 +83,7 @@ max-file-size: 10
 split-k8s: true
 bundle: rules.tar.gz
 jobs: 2
+cluster: tcp://127.0.0.1:8786
 """,
     )
     config = load_config(path, cwd=repo / "sub")
@@ -106,6 +107,7 @@ jobs: 2
         "split_k8s": True,
         "bundle": Path("../rules.tar.gz"),
         "jobs": 2,
+        "cluster": "tcp://127.0.0.1:8786",
     }
     assert set(config.values) == {param for param, _ in SCAN_KEYS.values()}
     assert load_config(write(repo / "empty.yaml", ""), cwd=repo).values == {}
@@ -236,6 +238,7 @@ exclude-rule: T2
 skip-path: ["**"]
 input-type: cfn
 jobs: 64
+cluster: tcp://127.0.0.1:8786
 rule-timeout: 5
 """
 
@@ -245,7 +248,7 @@ def test_a_found_file_keeps_only_what_cannot_widen_or_weaken_the_scan(repo: Path
     config = load_config(path, cwd=repo, trusted=False)
     assert config.values == {"paths": [Path("infra")], "rule_timeout": 5}
     assert [message.split(": ", 1)[0] for message in config.refused] == [
-        f"{path}:{line}" for line in range(2, 12)
+        f"{path}:{line}" for line in range(2, 13)
     ]
     assert all(m.endswith("name the file with --config to trust it") for m in config.refused)
     assert "'fail-on' is not taken from a configuration file found" in config.refused[3]
