@@ -2,9 +2,10 @@
 ``wasm/compat/go.mod`` and built by ``make opa-compat``, gives the same results
 as the pinned OPA when it is the ``opa`` on PATH.
 
-Each run of the command line gets its own cache, so the second OPA compiles
-every module itself; the pinned OPA's runs use the usual cache (modules are
-cached per compiler version, so they are the pinned compiler's).
+The second OPA's runs share an empty cache of their own, so it compiles every
+module itself; the pinned OPA's runs use the usual cache (modules are cached
+per compiler version, so they are the pinned compiler's). The build script's
+own choices are checked with stand-in binaries.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ BASH = shutil.which("bash") or "/bin/bash"
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
+def _script(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``wasm/build-opa.sh`` run with ``args`` in ``env``."""
+    return subprocess.run(
+        [BASH, str(REPO / "wasm" / "build-opa.sh"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
 def compat_version() -> str:
     """The OPA version ``wasm/compat/go.mod`` pins."""
     match = re.search(
@@ -48,11 +59,7 @@ def compat_opa() -> Path:
     if not (path.is_file() and os.access(path, os.X_OK)):
         if shutil.which("go") is None:
             pytest.skip(f"Go is not installed to build the second opa {version} (make opa-compat)")
-        build = subprocess.run(
-            ["bash", str(REPO / "wasm" / "build-opa.sh"), "--compat"],
-            capture_output=True,
-            text=True,
-        )
+        build = _script("--compat", env=dict(os.environ))
         assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     assert opa.binary_version(path) == version
     return path
@@ -93,15 +100,6 @@ def test_the_second_opa_is_another_supported_release() -> None:
     version = compat_version()
     assert version != opa.pinned_version()
     assert opa.is_supported(version)
-
-
-def _script(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [BASH, str(REPO / "wasm" / "build-opa.sh"), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
 
 
 def _tools_only(directory: Path) -> str:
