@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup loader-parity clean-cache
+.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup loader-parity clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -16,7 +16,11 @@ $(VENV)/.installed: pyproject.toml
 opa:
 	@bash wasm/build-opa.sh
 
-test: setup
+# The second OPA the tests compare with the pinned one (wasm/compat/go.mod).
+opa-compat:
+	@bash wasm/build-opa.sh --compat
+
+test: setup opa-compat
 	$(BIN)/ruff check engine tests bench build_support
 	$(BIN)/pytest
 

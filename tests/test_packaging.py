@@ -70,19 +70,45 @@ def _expected_failures() -> list[tuple[str, str, str]]:
     return sorted((rule, resource, tag) for _, rule, resource, tag in module.EXPECTED_FAILURES)
 
 
+def _build(source: Path, outdir: Path, kind: str) -> Path:
+    """``python -m build`` of one distribution ``kind`` (``--sdist``, ``--wheel``) of ``source``."""
+    command = [sys.executable, "-m", "build", "--no-isolation", kind, "--outdir", str(outdir)]
+    build = subprocess.run(
+        [*command, str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    (built,) = outdir.glob("*.tar.gz" if kind == "--sdist" else "*.whl")
+    return built
+
+
 @pytest.mark.slow
 @needs_opa
 def test_the_installed_wheel_scans_the_examples_with_no_go_and_no_opa(tmp_path: Path) -> None:
     started = time.monotonic()
     dist = tmp_path / "dist"
-    build = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(REPO)],
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    (wheel,) = dist.glob("*.whl")
-    (sdist,) = dist.glob("*.tar.gz")
+    sdist = _build(REPO, dist, "--sdist")
+    with tarfile.open(sdist) as tar:
+        carried = {str(Path(*Path(n).parts[1:])) for n in tar.getnames()}
+        # The wheel is built from the unpacked sdist, as pip builds it, so every
+        # file the build and the engine read must be in the sdist.
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    for needed in [
+        "pyproject.toml",
+        "engine/__main__.py",
+        "rego/lib/type_hierarchy.json",
+        "rego/rules/cloudformation/cloudtrail.rego",
+        "rego/relations/aws/s3.rego",
+        "builtins/snyk.json",
+        "wasm/go.mod",
+        "wasm/go.sum",
+        "build_support/rego_engine_build/__init__.py",
+        "build_support/rego_engine_build/shipped_files.py",
+    ]:
+        assert needed in carried, f"the sdist lacks {needed}"
+    (unpacked,) = (tmp_path / "unpacked").iterdir()
+    wheel = _build(unpacked, dist, "--wheel")
     with zipfile.ZipFile(wheel) as zipped:
         names = set(zipped.namelist())
     for shipped in [
@@ -92,9 +118,6 @@ def test_the_installed_wheel_scans_the_examples_with_no_go_and_no_opa(tmp_path: 
         "engine/shipped/wasm/go.mod",
     ]:
         assert shipped in names
-    with tarfile.open(sdist) as tar:
-        top = {Path(n).parts[1] for n in tar.getnames() if len(Path(n).parts) > 1}
-    assert {"engine", "rego", "builtins", "wasm", "build_support"} <= top
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
