@@ -128,7 +128,7 @@ def implementation(name: str) -> BuiltinFn | None:
     if module is None:
         return None
     importlib.import_module(f"{__name__}.{module}")
-    return registry.REGISTRY[name]
+    return registry.REGISTRY.get(name)
 
 
 def load_all() -> dict[str, BuiltinFn]:
