@@ -256,8 +256,26 @@ def judge(
     """Compare one evaluation with what the case wants: OPA's Wasm runner's
     rules, and for a conflict (the only error its runner expects) the error
     code and, when the case gives one, OPA's message text (``want_error``,
-    which OPA's own topdown runner matches as a substring)."""
+    which OPA's own topdown runner matches as a substring).
+
+    As in OPA's Wasm runner, ``want_defined`` is judged first, then
+    ``want_result``, and the expected error only when a case has neither: a
+    case that gives a result and a strict-mode error (``strict_error``) wants
+    its result, which evaluation without strict builtin errors yields."""
     case = prepared.case
+    if case.want_defined is not None or case.want_result is not None:
+        if error is not None:
+            return Outcome(case, False, f"unexpected error: {error}")
+        assert bindings is not None
+        if case.want_defined is not None:
+            if bool(bindings) != case.want_defined:
+                detail = f"expected defined={case.want_defined}, got {bindings}"
+                return Outcome(case, False, detail)
+            return Outcome(case, True)
+        got = [{k: _binding_value(v, case.sort_bindings) for k, v in b.items()} for b in bindings]
+        if _frozen_set(got) != _frozen_set(case.want_result):
+            return Outcome(case, False, f"expected {case.want_result}, got {got}")
+        return Outcome(case, True)
     if case.want_error_code is not None or case.want_error is not None:
         if case.strict_error:  # no strict builtin errors in Wasm: the result is empty
             if error is not None:
@@ -278,14 +296,6 @@ def judge(
         return Outcome(case, True)
     if error is not None:
         return Outcome(case, False, f"unexpected error: {error}")
-    assert bindings is not None
-    if case.want_result is not None:
-        got = [{k: _binding_value(v, case.sort_bindings) for k, v in b.items()} for b in bindings]
-        if _frozen_set(got) != _frozen_set(case.want_result):
-            return Outcome(case, False, f"expected {case.want_result}, got {got}")
-        return Outcome(case, True)
-    if case.want_defined is not None and bool(bindings) != case.want_defined:
-        return Outcome(case, False, f"expected defined={case.want_defined}, got {bindings}")
     return Outcome(case, True)
 
 

@@ -93,11 +93,36 @@ def test_a_batch_that_does_not_compile_is_split_around_the_bad_case() -> None:
         ({}, [{"x": 2}], None, False),
         ({"want_result": [{"x": [1, 2]}], "sort_bindings": True}, [{"x": [2, 1]}], None, True),
         ({}, None, "boom", False),
-        ({"want_error_code": "eval_conflict_error"}, None, "var assignment conflict", False),
-        ({"want_error_code": "eval_conflict_error"}, None, "something else", False),
-        ({"want_error_code": "eval_type_error", "strict_error": True}, [], None, True),
-        ({"want_error_code": "eval_type_error", "strict_error": True}, [{"x": 1}], None, False),
+        (
+            {"want_result": None, "want_error_code": "eval_conflict_error"},
+            None,
+            "var assignment conflict",
+            False,
+        ),
+        (
+            {"want_result": None, "want_error_code": "eval_conflict_error"},
+            None,
+            "something else",
+            False,
+        ),
+        (
+            {"want_result": None, "want_error_code": "eval_type_error", "strict_error": True},
+            [],
+            None,
+            True,
+        ),
+        (
+            {"want_result": None, "want_error_code": "eval_type_error", "strict_error": True},
+            [{"x": 1}],
+            None,
+            False,
+        ),
         ({"want_result": None, "want_defined": False}, [{"x": 1}], None, False),
+        ({"want_result": None, "want_defined": True}, [{"x": 1}], None, True),
+        # A result and a strict-mode error: the result is judged, as OPA's Wasm runner does.
+        ({"want_error": "divide by zero", "strict_error": True}, [{"x": 1}], None, True),
+        ({"want_error": "divide by zero", "strict_error": True}, [], None, False),
+        ({"want_defined": False, "want_error": "boom", "strict_error": True}, [], None, True),
     ],
 )
 def test_judging_follows_opas_wasm_runner(
@@ -115,21 +140,39 @@ CONFLICT = (
 @pytest.mark.parametrize(
     ("fields", "error", "code", "passed"),
     [
-        ({"want_error_code": "eval_conflict_error"}, CONFLICT, "eval_conflict_error", True),
         (
-            {"want_error_code": "eval_conflict_error", "want_error": "rule data.test.p produced"},
+            {"want_result": None, "want_error_code": "eval_conflict_error"},
             CONFLICT,
             "eval_conflict_error",
             True,
         ),
         (
-            {"want_error_code": "eval_conflict_error", "want_error": "object keys must be unique"},
+            {
+                "want_result": None,
+                "want_error_code": "eval_conflict_error",
+                "want_error": "rule data.test.p produced",
+            },
+            CONFLICT,
+            "eval_conflict_error",
+            True,
+        ),
+        (
+            {
+                "want_result": None,
+                "want_error_code": "eval_conflict_error",
+                "want_error": "object keys must be unique",
+            },
             CONFLICT,
             "eval_conflict_error",
             False,
         ),
-        ({"want_error_code": "eval_conflict_error"}, CONFLICT, None, False),
-        ({"want_error_code": "eval_type_error"}, CONFLICT, "eval_conflict_error", False),
+        ({"want_result": None, "want_error_code": "eval_conflict_error"}, CONFLICT, None, False),
+        (
+            {"want_result": None, "want_error_code": "eval_type_error"},
+            CONFLICT,
+            "eval_conflict_error",
+            False,
+        ),
     ],
 )
 def test_a_conflict_needs_its_code_and_opas_message(

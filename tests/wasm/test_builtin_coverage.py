@@ -16,11 +16,7 @@ from engine.rules.sources import load_sources
 from engine.wasm.host import REFUSED, PolicyInstance
 from engine.wasm.host_builtins import REGISTRY
 
-NOT_SUPPORTED = {
-    # Go's x509 chain verification (path building, policies, name constraints).
-    "crypto.x509.parse_and_verify_certificates",
-    "crypto.x509.parse_and_verify_certificates_with_options",
-}
+NOT_SUPPORTED: set[str] = set()
 
 VOID = {"print", "internal.print", "internal.test_case"}
 

@@ -41,6 +41,8 @@ MODULES: dict[str, str] = {
     "crypto.x509.parse_certificate_request": "x509",
     "crypto.x509.parse_certificates": "x509",
     "crypto.x509.parse_keypair": "x509",
+    "crypto.x509.parse_and_verify_certificates": "x509_verify",
+    "crypto.x509.parse_and_verify_certificates_with_options": "x509_verify",
     "crypto.x509.parse_rsa_private_key": "x509",
     "base64url.encode_no_pad": "encoding",
     "hex.decode": "encoding",
