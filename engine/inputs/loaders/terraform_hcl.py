@@ -23,7 +23,7 @@ import json
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,8 @@ from engine.inputs.loaders.hcl_expressions import (
     plain,
     traversal_text,
 )
-from engine.inputs.loaders.hcl_functions import to_bool, to_number, to_string
+from engine.inputs.loaders.hcl_file_functions import file_functions
+from engine.inputs.loaders.hcl_functions import FUNCTIONS, to_bool, to_number, to_string
 from engine.inputs.loaders.loaded import (
     LoadedState,
     LoaderError,
@@ -597,7 +598,9 @@ class _Module:
         self.ancestors = (*ancestors, config.directory.resolve())
         self._memo: dict[tuple[str, str], Any] = {}
         self._busy: set[tuple[str, str]] = set()
-        self.context = Context(resolve=self.resolve)
+        files_root = config.root if config.root is not None else config.directory
+        self.functions = {**FUNCTIONS, **file_functions(run.root_directory, files_root, FUNCTIONS)}
+        self.context = Context(resolve=self.resolve, functions=self.functions)
         self.groups: dict[tuple[str, str], _ResourceGroup] = {}
         for block in config.resources:
             group = _ResourceGroup(self, block)
@@ -807,8 +810,8 @@ class _Instance(ResourceHandle):
                     )
                 )
 
-        context = Context(
-            resolve=self.group.module.resolve, bindings=dict(self.bindings), on_reference=record
+        context = replace(
+            self.group.module.context, bindings=dict(self.bindings), on_reference=record
         )
         try:
             materialize(evaluate(written.expression, context), context)
@@ -821,9 +824,7 @@ class _Instance(ResourceHandle):
         def record(target: ResourceHandle, attribute: str | None) -> None:
             self.record(path, target, attribute)
 
-        return Context(
-            resolve=self.group.module.resolve, bindings=dict(bindings), on_reference=record
-        )
+        return replace(self.group.module.context, bindings=dict(bindings), on_reference=record)
 
     def argument(self, name: str) -> Any:
         if name in self._values:
