@@ -101,6 +101,12 @@ def value(source: str) -> Any:
         ('try(var.missing, var.map.zzz, "fallback")', "fallback"),
         ("can(var.map.a)", True),
         ("can(var.map.zzz)", False),
+        ("try(flatten([var.map.zzz]), [])", []),
+        ('try({a = var.map.zzz}, "fallback")', "fallback"),
+        ("can([1, var.missing])", False),
+        ("[var.map.a, var.map.zzz]", ["x", None]),
+        ('sensitive("s")', "s"),
+        ("nonsensitive(var.list)", [3, 1, 2]),
         # argument expansion
         ("max(var.list...)", 3),
     ],

@@ -311,21 +311,40 @@ def test_a_deep_data_document_beside_the_rules_is_an_error(tmp_path: Path) -> No
     assert [r["passed"] for r in entry["rule_results"][0]["results"]] == [False]
 
 
-def test_hcl_file_functions_never_read_the_file(tmp_path: Path) -> None:
-    """``file()``, ``filebase64()`` and ``templatefile()`` give null: an input
-    cannot pull a file of the runner into the results."""
+def test_hcl_file_functions_read_only_inside_the_scanned_directory(tmp_path: Path) -> None:
+    """``file()``, ``filebase64()``, ``templatefile()`` and ``fileexists()`` read files of
+    the scanned tree, and give null for a file outside it, whether named by an absolute
+    path, by ``..`` or through a symbolic link: an input cannot pull a file of the runner
+    into the results, nor learn whether it exists."""
     secret = write(tmp_path / "secret.txt", "TOKEN=abc123\n")
-    write(
-        tmp_path / "in" / "main.tf",
-        'resource "aws_s3_bucket" "b" {\n'
-        f'  a = file("{secret}")\n  b = filebase64("{secret}")\n'
-        f'  c = templatefile("{secret}", {{}})\n  d = fileexists("{secret}")\n}}\n',
-    )
+    write(tmp_path / "in" / "inside.txt", "hello\n")
+    os.symlink(secret, tmp_path / "in" / "link.txt")
+    os.symlink(tmp_path, tmp_path / "in" / "up")
+    calls = {
+        "a": f'file("{secret}")',
+        "b": f'filebase64("{secret}")',
+        "c": f'templatefile("{secret}", {{}})',
+        "d": f'fileexists("{secret}")',
+        "e": 'file("../secret.txt")',
+        "f": 'file("link.txt")',
+        "g": 'fileexists("link.txt")',
+        "h": 'file("up/secret.txt")',
+        "i": 'fileexists("up/missing.txt")',
+        "j": 'file("~/.bashrc")',
+        "k": 'file("inside.txt")',
+        "l": 'filebase64("${path.module}/inside.txt")',
+        "m": 'fileexists("inside.txt")',
+        "n": 'fileexists("missing.txt")',
+        "o": 'file("missing.txt")',
+    }
+    body = "".join(f"  {name} = {call}\n" for name, call in calls.items())
+    write(tmp_path / "in" / "main.tf", f'resource "aws_s3_bucket" "b" {{\n{body}}}\n')
     result = CliRunner().invoke(app, ["state", str(tmp_path / "in")])
     assert result.exit_code == 0, result.output
     (document,) = json.loads(result.stdout)
     attributes = document["resources"]["aws_s3_bucket"]["aws_s3_bucket.b"]["attributes"]
-    assert [attributes.get(k) for k in "abcd"] == [None, None, None, None]
+    assert [attributes[k] for k in "abcdefghij"] == [None] * 10
+    assert [attributes[k] for k in "klmno"] == ["hello\n", "aGVsbG8K", True, False, None]
     assert "abc123" not in result.stdout
 
 

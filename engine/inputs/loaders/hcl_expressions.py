@@ -109,6 +109,9 @@ class Context:
     """Names bound by ``for`` expressions, ``count``, ``each``, dynamic iterators."""
     on_reference: ReferenceSink | None = None
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=lambda: FUNCTIONS)
+    strict: bool = False
+    """Inside ``try``/``can``: an element of a tuple or object that has no value makes the
+    whole expression fail (as in Terraform) instead of becoming null."""
 
     def bind(self, names: Mapping[str, Any]) -> Context:
         """This context with more names bound."""
@@ -244,6 +247,8 @@ def _tuple(node: Tree, context: Context) -> Any:
 
 
 def _element(node: Tree, context: Context) -> Any:
+    if context.strict:
+        return _evaluate(node, context)
     try:
         return _evaluate(node, context)
     except Exception:
@@ -458,6 +463,7 @@ def _keep_resources(value: Any, context: Context) -> Any:
 
 
 def _try_or_can(name: str, arguments: Sequence[Tree], context: Context) -> Any:
+    context = replace(context, strict=True)
     for argument in arguments:
         try:
             value = materialize(_evaluate(argument, context), context)
@@ -811,6 +817,8 @@ def _json_value(value: Any, context: Context) -> Any:
 
 
 def _json_element(value: Any, context: Context) -> Any:
+    if context.strict:
+        return _json_value(value, context)
     try:
         return _json_value(value, context)
     except Exception:

@@ -2,7 +2,7 @@
 
 Sets are lists (strings sorted, duplicates removed). A function that cannot
 give a value raises; the evaluator turns that into null. Functions that read
-files (``file``, ``templatefile``) give null: their content is not known here.
+files live in :mod:`engine.inputs.loaders.hcl_file_functions`.
 ``try`` and ``can`` need unevaluated arguments and live in the evaluator.
 
 Regular expressions (``regex``, ``regexall``, ``replace`` with ``/.../``) are
@@ -431,10 +431,6 @@ def _base64decode(text: Any) -> str:
     return base64.b64decode(_string(text), validate=True).decode()
 
 
-def _unreadable(*_args: Any) -> None:
-    return None
-
-
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False
 
@@ -559,9 +555,6 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "distinct": _distinct,
     "element": _element,
     "endswith": lambda s, suffix: _string(s).endswith(_string(suffix)),
-    "file": _unreadable,
-    "filebase64": _unreadable,
-    "fileexists": _unreadable,
     "flatten": _flatten,
     "floor": lambda n: math.floor(to_number(n)),
     "format": _format,
@@ -577,6 +570,7 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "max": _max,
     "merge": _merge,
     "min": _min,
+    "nonsensitive": lambda value: value,
     "one": _one,
     "range": _range,
     "regex": _regex,
@@ -584,6 +578,7 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "replace": _replace,
     "reverse": _reverse,
     "setintersection": _setintersection,
+    "sensitive": lambda value: value,
     "setunion": _setunion,
     "slice": _slice,
     "sort": _sort,
@@ -592,7 +587,6 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "strrev": lambda s: _string(s)[::-1],
     "substr": _substr,
     "sum": _sum,
-    "templatefile": _unreadable,
     "title": _title,
     "tobool": _tobool,
     "tolist": _tolist,

@@ -23,7 +23,7 @@ import json
 import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,8 @@ from engine.inputs.loaders.hcl_expressions import (
     plain,
     traversal_text,
 )
-from engine.inputs.loaders.hcl_functions import to_bool, to_number, to_string
+from engine.inputs.loaders.hcl_file_functions import file_functions
+from engine.inputs.loaders.hcl_functions import FUNCTIONS, to_bool, to_number, to_string
 from engine.inputs.loaders.loaded import (
     LoadedState,
     LoaderError,
@@ -64,12 +65,15 @@ from engine.inputs.loaders.loaded import (
     resource_entry,
     state_document,
 )
+from engine.inputs.loaders.terraform_tags import resource_tags
 from engine.inputs.source_map import AttributePath, DocumentSourceMap, SourceLocation
 from engine.inputs.suppressions import InlineSuppression, find_suppressions
 
 INPUT_TYPE = "tf_hcl"
 
 _RESOURCE_META_ARGUMENTS = frozenset({"count", "for_each", "provider", "depends_on"})
+_KEPT_META_ARGUMENTS = frozenset({"provider"})
+"""Meta-arguments kept among a resource's attributes (as snyk's loader keeps them)."""
 _RESOURCE_META_BLOCKS = frozenset({"lifecycle", "provisioner", "connection"})
 _MODULE_META_ARGUMENTS = frozenset(
     {"source", "version", "count", "for_each", "providers", "depends_on"}
@@ -78,6 +82,8 @@ _JSON_MAP_ATTRIBUTES = frozenset(
     {"tags", "tags_all", "labels", "annotations", "variables", "parameters", "triggers"}
 )
 """JSON-syntax object arguments kept as maps (other objects are taken as nested blocks)."""
+_JSON_OBJECT_ARGUMENTS = {"terraform_remote_state": frozenset({"config", "defaults"})}
+"""Arguments of a resource or data source type that are objects, not blocks, in its schema."""
 MAX_MODULE_DEPTH = 16
 """How many modules may nest below a root module."""
 
@@ -267,7 +273,11 @@ def _json_entries(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _json_body(value: Any, display: str, nested_blocks: bool) -> Body:
+def _json_body(
+    value: Any, display: str, nested_blocks: bool, object_arguments: frozenset[str] = frozenset()
+) -> Body:
+    """A JSON-syntax body; with ``nested_blocks``, objects are blocks except the
+    arguments in :data:`_JSON_MAP_ATTRIBUTES` and ``object_arguments``."""
     body = Body()
     if not isinstance(value, dict):
         return body
@@ -284,6 +294,7 @@ def _json_body(value: Any, display: str, nested_blocks: bool) -> Body:
         is_block = (
             nested_blocks
             and key not in _JSON_MAP_ATTRIBUTES
+            and key not in object_arguments
             and key not in _RESOURCE_META_ARGUMENTS
             and bool(objects)
             and all(isinstance(o, dict) for o in objects)
@@ -314,9 +325,10 @@ def parse_json_syntax(raw: bytes, display: str) -> list[Block]:
                 for rtype, by_name in entry.items():
                     if not isinstance(by_name, dict):
                         continue
+                    arguments = _JSON_OBJECT_ARGUMENTS.get(rtype, frozenset())
                     for name, spec in by_name.items():
                         for one in _json_entries(spec):
-                            body = _json_body(one, display, True)
+                            body = _json_body(one, display, True, arguments)
                             blocks.append(Block(kind, (rtype, name), body, display))
             elif kind in ("module", "variable", "output"):
                 for name, spec in entry.items():
@@ -469,7 +481,8 @@ def _expand(
     block: Block, context: Context
 ) -> list[tuple[str, dict[str, Any]]] | tuple[str, dict[str, Any]]:
     """The instances of a block with count/for_each: ``[(suffix, bindings)]``, or a single
-    ``(suffix, bindings)`` when it has neither (or they are not known)."""
+    ``(suffix, bindings)`` when it has neither (or for_each is not known). A count that
+    cannot be evaluated gives one instance, ``[0]``."""
     attributes = block.body.attributes
     if "count" in attributes:
         try:
@@ -477,8 +490,8 @@ def _expand(
             number = int(count) if not isinstance(count, bool) and count is not None else None
         except (EvaluationError, ValueError, TypeError):
             number = None
-        if number is None:
-            return "", {"count": _Unknown()}
+        if number is None:  # as snyk's loader: one instance, so that it is still checked
+            return [("[0]", {"count": {"index": 0}})]
         spend(max(number, 0))
         return [(f"[{i}]", {"count": {"index": i}}) for i in range(max(number, 0))]
     if "for_each" in attributes:
@@ -597,7 +610,9 @@ class _Module:
         self.ancestors = (*ancestors, config.directory.resolve())
         self._memo: dict[tuple[str, str], Any] = {}
         self._busy: set[tuple[str, str]] = set()
-        self.context = Context(resolve=self.resolve)
+        files_root = config.root if config.root is not None else config.directory
+        self.functions = {**FUNCTIONS, **file_functions(run.root_directory, files_root, FUNCTIONS)}
+        self.context = Context(resolve=self.resolve, functions=self.functions)
         self.groups: dict[tuple[str, str], _ResourceGroup] = {}
         for block in config.resources:
             group = _ResourceGroup(self, block)
@@ -705,16 +720,21 @@ class _Module:
 
     def provider(self, block: Block) -> _Provider:
         """The provider configuration a resource uses."""
-        written = block.body.attributes.get("provider")
-        name = None
-        if written is not None:
-            if isinstance(written.expression, JsonExpression):
-                name = str(written.expression.value).strip("${}")
-            else:
-                name = traversal_text(written.expression)
+        name = written_provider(block)
         if name is None:
             name = block.labels[0].split("_", 1)[0]
         return self.providers.get(name, _Provider(name))
+
+
+def written_provider(block: Block) -> str | None:
+    """The provider configuration a resource's ``provider`` argument names (``aws.west``)."""
+    written = block.body.attributes.get("provider")
+    if written is None:
+        return None
+    if isinstance(written.expression, JsonExpression):
+        value = written.expression.value
+        return value.removeprefix("${").removesuffix("}") if isinstance(value, str) else None
+    return traversal_text(written.expression)
 
 
 def _attribute(block: Block, name: str) -> Expression:
@@ -807,8 +827,8 @@ class _Instance(ResourceHandle):
                     )
                 )
 
-        context = Context(
-            resolve=self.group.module.resolve, bindings=dict(self.bindings), on_reference=record
+        context = replace(
+            self.group.module.context, bindings=dict(self.bindings), on_reference=record
         )
         try:
             materialize(evaluate(written.expression, context), context)
@@ -821,15 +841,16 @@ class _Instance(ResourceHandle):
         def record(target: ResourceHandle, attribute: str | None) -> None:
             self.record(path, target, attribute)
 
-        return Context(
-            resolve=self.group.module.resolve, bindings=dict(bindings), on_reference=record
-        )
+        return replace(self.group.module.context, bindings=dict(bindings), on_reference=record)
 
     def argument(self, name: str) -> Any:
         if name in self._values:
             return self._values[name]
         if name in self._busy:
             raise EvaluationError(f"cycle through {self.key}.{name}")
+        if name == "provider" and "provider" in self.group.block.body.attributes:
+            self._values[name] = written_provider(self.group.block)
+            return self._values[name]
         self._busy.add(name)
         try:
             value = _evaluate_name(self.group.block.body, name, self, (), self.bindings)
@@ -852,7 +873,9 @@ class _Instance(ResourceHandle):
 
 def _argument_names(body: Body, *, top_level: bool) -> list[str]:
     names = [
-        name for name in body.attributes if not (top_level and name in _RESOURCE_META_ARGUMENTS)
+        name
+        for name in body.attributes
+        if not (top_level and name in _RESOURCE_META_ARGUMENTS and name not in _KEPT_META_ARGUMENTS)
     ]
     for block in body.blocks:
         if top_level and block.type in _RESOURCE_META_BLOCKS:
@@ -1319,12 +1342,11 @@ def _entry(instance: _Instance, namespace: str) -> dict[str, Any]:
         terraform["provider_version_constraint"] = constraint
     if terraform:
         meta["terraform"] = terraform
-    tags = attributes.get("tags")
     return resource_entry(
         instance.resource_type,
         instance.key,
         namespace,
         attributes,
         meta=meta,
-        tags=tags if isinstance(tags, dict) else None,
+        tags=resource_tags(instance.resource_type, attributes),
     )

@@ -1,0 +1,1 @@
+queue=${name}%{ for q in queues },${q}%{ endfor }
