@@ -61,6 +61,10 @@ API_PACKAGES = frozenset({"snyk", "fugue"})
 (sub-packages such as ``snyk.terraform`` are the user's own and kept)."""
 FUGUE_PACKAGE = "fugue"
 SHIPPED_FUGUE_FILE = "fugue.rego"
+TERRAFORM_PACKAGE = "snyk.terraform"
+SHIPPED_TERRAFORM_FILE = "snyk_terraform.rego"
+"""The shipped ``snyk.terraform`` helpers: pure Rego, shared by the scan and test mode;
+a user library defining ``snyk.terraform`` (snyk's own ``rego/``) replaces them."""
 
 FUGUE_INPUT = """
 # The input regula gives its fugue library: every resource object of the input
@@ -230,13 +234,15 @@ def defines_fugue(files: Iterable[RegoFile]) -> bool:
 
 def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[str]]:
     """``sources`` with the shipped API and relations added and user ``snyk`` copies
-    removed; the shipped ``fugue`` gives way when the user's sources define their own.
+    removed; the shipped ``fugue`` and ``snyk.terraform`` give way when the user's
+    sources define their own.
 
     Returns the new sources and the display paths of the user files skipped.
     """
     kept: list[RegoFile] = []
     skipped: list[str] = []
     user_fugue = defines_fugue(sources.rego_files)
+    user_terraform = any(outline(f.text).package == TERRAFORM_PACKAGE for f in sources.rego_files)
     for file in sources.rego_files:
         package = outline(file.text).package
         if package in API_PACKAGES and not (user_fugue and package == FUGUE_PACKAGE):
@@ -244,7 +250,10 @@ def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[st
         else:
             kept.append(file)
     library = [
-        f for f in shipped_library() if not (user_fugue and f.path.name == SHIPPED_FUGUE_FILE)
+        f
+        for f in shipped_library()
+        if not (user_fugue and f.path.name == SHIPPED_FUGUE_FILE)
+        and not (user_terraform and f.path.name == SHIPPED_TERRAFORM_FILE)
     ]
     return (
         PolicySources(
