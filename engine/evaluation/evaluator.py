@@ -10,13 +10,14 @@ input; the instance is then rebuilt so the next rule starts clean.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.internal_errors import internal_error
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
 from engine.relations.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
+from engine.rules.legacy_iac import legacy_input_type
 from engine.rules.metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
 from engine.rules.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
 from engine.wasm import values
@@ -53,6 +54,18 @@ class RuleRun:
     """Single-resource: resource index (in key order) → judgement value, when defined."""
     resource_types: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+
+
+def _legacy_statics(rule: RuleSpec, statics: RuleStatics) -> RuleStatics:
+    """A legacy IaC rule is asked once over the whole input, for the input type
+    its package names (else its ``input_type``)."""
+    if not rule.legacy or statics.error is not None:
+        return statics
+    return replace(
+        statics,
+        resource_type=MULTIPLE,
+        input_type=legacy_input_type(rule.package, statics.input_type),
+    )
 
 
 def _statics_from(values: dict[str, Any]) -> RuleStatics:
@@ -99,11 +112,16 @@ class RuleEvaluator:
         self._instance = self._new_instance()
         if statics is not None and len(statics) != len(rule_set.rules):
             raise ValueError("statics must give one entry per rule")
-        self.statics = (
-            list(statics)
-            if statics is not None
-            else [self._rule_statics(i) for i in range(len(rule_set.rules))]
-        )
+        self.statics = [
+            _legacy_statics(rule, s)
+            for rule, s in zip(
+                rule_set.rules,
+                statics
+                if statics is not None
+                else [self._rule_statics(i) for i in range(len(rule_set.rules))],
+                strict=True,
+            )
+        ]
         # Single-resource rules see a resource as ``input``; any other module that
         # names ``input`` may read the State document, which is only loaded then.
         per_resource = {

@@ -428,7 +428,10 @@ class _ResultSet:
         self, key: ResourceKey, paths: dict[bytes, tuple[Any, ...]]
     ) -> list[AttributeRef]:
         """The attribute paths of one resource of a result, in order, located."""
-        return [AttributeRef(p, _located(self.resolver, key, p)) for _, p in sorted(paths.items())]
+        return [
+            AttributeRef(p, attribute_location(self.resolver, key, p))
+            for _, p in sorted(paths.items())
+        ]
 
     def _result(
         self, builder: _Builder, severity: str, remediation: str
@@ -575,10 +578,12 @@ def locate_results(rule_results: list[RuleResults], index: ResourceIndex) -> Non
                 key = (resource.namespace, resource.type, resource.id)
                 resource.location = index.location(key)
                 resource.attributes = [
-                    AttributeRef(a.path, _located(index, key, a.path)) for a in resource.attributes
+                    AttributeRef(a.path, attribute_location(index, key, a.path))
+                    for a in resource.attributes
                 ]
 
 
-def _located(index: ResourceIndex, key: ResourceKey, path: tuple[Any, ...]) -> Any:
+def attribute_location(index: ResourceIndex, key: ResourceKey, path: Any) -> Any:
+    """Where attribute ``path`` of resource ``key`` is written (None: not known)."""
     steps = _attribute_path(path)
     return index.location(key, steps) if steps is not None else None

@@ -1,9 +1,10 @@
 """Discovering rules in policy sources and compiling them into one module.
 
 A rule is a package under ``rules.`` that defines ``deny`` (or the legacy
-``allow`` or ``policy``). The shipped API packages (``rego/lib/``) are added
-to the sources; user files that define ``snyk`` are set aside (in a scan the
-shipped ``snyk`` always wins). A user library that defines packages under
+``allow`` or ``policy``), or a legacy Snyk IaC rule (``package rules`` or
+``schemas.x``, :mod:`engine.rules.legacy_iac`). The shipped API packages
+(``rego/lib/``) are added to the sources; user files that define ``snyk`` are
+set aside (in a scan the shipped ``snyk`` always wins). A user library that defines packages under
 ``fugue`` (regula's ``lib/``) replaces the shipped ``fugue`` package, and the
 multi-resource judgements then see the input regula gives its library
 (:data:`FUGUE_INPUT`).
@@ -36,6 +37,7 @@ from pathlib import Path
 
 from engine.core.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR
 from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
+from engine.rules.legacy_iac import LEGACY_INPUT, is_legacy_package, legacy_judgements
 from engine.rules.rego_outline import (
     mentions_input,
     outline,
@@ -61,6 +63,10 @@ API_PACKAGES = frozenset({"snyk", "fugue"})
 (sub-packages such as ``snyk.terraform`` are the user's own and kept)."""
 FUGUE_PACKAGE = "fugue"
 SHIPPED_FUGUE_FILE = "fugue.rego"
+TERRAFORM_PACKAGE = "snyk.terraform"
+SHIPPED_TERRAFORM_FILE = "snyk_terraform.rego"
+"""The shipped ``snyk.terraform`` helpers: pure Rego, shared by the scan and test mode;
+a user library defining ``snyk.terraform`` (snyk's own ``rego/``) replaces them."""
 
 FUGUE_INPUT = """
 # The input regula gives its fugue library: every resource object of the input
@@ -109,6 +115,12 @@ class RuleSpec:
     def ref(self) -> str:
         """``data.rules.x.tf``, the package as a data reference."""
         return data_ref(self.package.split("."))
+
+    @property
+    def legacy(self) -> bool:
+        """Whether this is a legacy Snyk IaC rule (``package rules``, ``schemas.x``),
+        asked over the raw IaC shape (:mod:`engine.rules.legacy_iac`)."""
+        return is_legacy_package(self.package)
 
 
 @dataclass(frozen=True)
@@ -230,13 +242,15 @@ def defines_fugue(files: Iterable[RegoFile]) -> bool:
 
 def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[str]]:
     """``sources`` with the shipped API and relations added and user ``snyk`` copies
-    removed; the shipped ``fugue`` gives way when the user's sources define their own.
+    removed; the shipped ``fugue`` and ``snyk.terraform`` give way when the user's
+    sources define their own.
 
     Returns the new sources and the display paths of the user files skipped.
     """
     kept: list[RegoFile] = []
     skipped: list[str] = []
     user_fugue = defines_fugue(sources.rego_files)
+    user_terraform = any(outline(f.text).package == TERRAFORM_PACKAGE for f in sources.rego_files)
     for file in sources.rego_files:
         package = outline(file.text).package
         if package in API_PACKAGES and not (user_fugue and package == FUGUE_PACKAGE):
@@ -244,7 +258,10 @@ def with_shipped_library(sources: PolicySources) -> tuple[PolicySources, list[st
         else:
             kept.append(file)
     library = [
-        f for f in shipped_library() if not (user_fugue and f.path.name == SHIPPED_FUGUE_FILE)
+        f
+        for f in shipped_library()
+        if not (user_fugue and f.path.name == SHIPPED_FUGUE_FILE)
+        and not (user_terraform and f.path.name == SHIPPED_TERRAFORM_FILE)
     ]
     return (
         PolicySources(
@@ -262,7 +279,9 @@ def discover_rules(files: list[RegoFile]) -> list[RuleSpec]:
     where: dict[str, list[str]] = {}
     for file in files:
         shape = outline(file.text)
-        if shape.package is None or not shape.package.startswith(RULES_ROOT + "."):
+        if shape.package is None or not (
+            shape.package.startswith(RULES_ROOT + ".") or is_legacy_package(shape.package)
+        ):
             continue
         names.setdefault(shape.package, set()).update(shape.rules)
         where.setdefault(shape.package, []).append(file.display)
@@ -300,6 +319,8 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
     lines = [f"package {DISPATCH_PACKAGE}", "", "import rego.v1", _DISPATCH_HELPERS]
     if user_fugue:
         lines.append(FUGUE_INPUT)
+    if any(rule.legacy for rule in rules):
+        lines.append(LEGACY_INPUT)
     with_input = " with input as fugue_input" if user_fugue else ""
     for i, rule in enumerate(rules):
         ref = rule.ref
@@ -321,13 +342,16 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
         judgement = rule.judgement
         lines.append(f"r{i}_multi := __rego_engine_result(r{i}_judgements)")
         for name in (judgement, "resources") if "resources" in rule.names else (judgement,):
-            if user_fugue:
+            if rule.legacy:
+                if name == judgement:
+                    lines.extend(legacy_judgements(i, ref, judgement))
+            elif user_fugue:
                 lines.append(
                     f'r{i}_judgements["{name}"] := v if {{ v := {ref}.{name}{with_input} }}'
                 )
             else:
                 lines.append(f'r{i}_judgements["{name}"] := {ref}.{name}')
-        if "resource_type" in rule.names:
+        if "resource_type" in rule.names and not rule.legacy:
             lines.append(f"r{i}_single := __rego_engine_result(r{i}_per_resource)")
             lines.append(
                 f"r{i}_per_resource := [[j, d] |\n"
@@ -398,7 +422,8 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             library_errors,
             replaced,
             relation_files(files),
-            input_readers(f for f in files if f.display not in shipped),
+            input_readers(f for f in files if f.display not in shipped)
+            | {r.package for r in rules if r.legacy},
             shipped_relations_named(files, shipped),
             user_literals(files, shipped),
             index_parts(f for f in files if f.display not in shipped),

@@ -11,9 +11,11 @@ from typing import NamedTuple
 
 from engine.core import cancellation
 from engine.core.internal_errors import internal_error
-from engine.evaluation.evaluator import RuleEvaluator
+from engine.evaluation.evaluator import RuleEvaluator, RuleRun
 from engine.inputs.discovery import ScanInput
+from engine.inputs.state import State
 from engine.results.building import ResourceIndex, RuleResults, build_rule_results
+from engine.results.legacy_iac import build_legacy_rule_results
 from engine.results.report import InputReport, ScanReport
 from engine.rules.metadata import RuleMetadata
 from engine.rules.rule_set import CompiledRuleSet, RuleCompileError
@@ -48,15 +50,20 @@ def scan_one(
             cancellation.check()
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
+                build = build_legacy_rule_results if run.rule.legacy else _build
                 try:
-                    built = build_rule_results(run, scan_input.state, resources)
+                    built = build(run, scan_input.state, resources)
                 except Exception as exc:  # an engine bug must not lose the other rules
                     run.errors.append(internal_error(exc))
-                    built = build_rule_results(run, scan_input.state, resources)
-                rule_results.append(built)
+                    built = build(run, scan_input.state, resources)
+                rule_results.extend(built)
             tick()
     rule_results.sort(key=lambda r: r.package)
     return InputReport(scan_input, rule_results)
+
+
+def _build(run: RuleRun, state: State, resources: ResourceIndex) -> list[RuleResults]:
+    return [build_rule_results(run, state, resources)]
 
 
 class Selected(NamedTuple):

@@ -30,7 +30,7 @@ from engine.core.paths import REGO_LIB_DIR, display_path
 from engine.relations import type_hierarchy
 from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.rules.conflicts import CONFLICT_CODE
-from engine.rules.rule_set import shipped_relations
+from engine.rules.rule_set import SHIPPED_TERRAFORM_FILE, TERRAFORM_PACKAGE, shipped_relations
 from engine.rules.sources import PolicySources, RegoFile, SourceError, load_sources
 from engine.testing.rego_tests import TestRule, find_tests
 from engine.testing.snapshots import (
@@ -156,10 +156,13 @@ def _lib_file(path: Path) -> RegoFile:
 
 def test_mode_library(user_packages: Collection[str | None]) -> list[RegoFile]:
     """The API modules test mode adds: pure-Rego ``snyk`` with the shipped
-    relations, and ``fugue`` (each unless the tree ships its own), and ``snyk.test``."""
+    relations, ``fugue`` and ``snyk.terraform`` (each unless the tree ships its own), and
+    ``snyk.test``."""
     lib: list[RegoFile] = []
     if "fugue" not in user_packages:
         lib.append(_lib_file(REGO_LIB_DIR / "fugue.rego"))
+    if TERRAFORM_PACKAGE not in user_packages:
+        lib.append(_lib_file(REGO_LIB_DIR / SHIPPED_TERRAFORM_FILE))
     for path in sorted((REGO_LIB_DIR / "test").glob("*.rego")):
         if path.name != "snyk.rego":
             lib.append(_lib_file(path))
