@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup loader-parity clean-cache
+.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance loader-parity clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -53,6 +53,9 @@ bench-test: setup
 	$(BIN)/python bench/bench_test.py
 bench-diff: setup
 	$(BIN)/python bench/bench_diff.py
+bench-conformance: setup
+	$(BIN)/python bench/bench_conformance.py
+
 bench-startup: setup
 	$(BIN)/python bench/bench_startup.py
 
