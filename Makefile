@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance loader-parity clean-cache
+.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -58,6 +58,9 @@ bench-conformance: setup
 
 bench-startup: setup
 	$(BIN)/python bench/bench_startup.py
+# This engine beside snyk's policy engine (SNYK_PE=/path/to/policy-engine; optional).
+bench-peers: setup
+	$(BIN)/python bench/bench_peers.py
 
 # Our loaders against snyk's policy engine loader goldens (opt-in):
 # SNYK_PE_DIR=/path/to/policy-engine make loader-parity
