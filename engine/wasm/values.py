@@ -23,6 +23,8 @@ from typing import Any
 
 import orjson
 
+from engine.wasm.deep_values import deeply
+
 Value = Any  # None | bool | int | float | Decimal | str | list | dict | Set | tuple
 
 
@@ -451,7 +453,13 @@ def _json_key(key: Any) -> str:
 
 
 def dumps_json(value: Value, *, indent: bool = False) -> bytes:
-    """JSON text of a value as OPA reports it, with sorted keys (deterministic)."""
+    """JSON text of a value as OPA reports it, with sorted keys (deterministic);
+    values nested past Python's recursion limit are written by
+    :func:`~engine.wasm.deep_values.deeply` (deeper still: :class:`ValueTooDeep`)."""
+    return deeply(_dumps_json, value, indent)
+
+
+def _dumps_json(value: Value, indent: bool) -> bytes:
     option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
     try:
         # Plain JSON values (string keys, no sets, Decimals or big integers)
