@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from engine.core.address_space import ORJSON_WRITE_ROOM, room_for
 from engine.wasm.deep_values import deeply
 
 Value = Any  # None | bool | int | float | Decimal | str | list | dict | Set | tuple
@@ -357,14 +358,17 @@ def dumps(value: Value, *, finite: bool = False) -> bytes:
     (values read from Wasm or from a loaded State), which keeps the fast path
     open to values containing ``null``.
     """
-    try:
-        text = orjson.dumps(value)
-    except TypeError:
-        pass  # sets, non-string keys, tuples as keys, big ints, Decimals
-    else:
-        if finite or b"null" not in text:
-            return text
-        # orjson writes inf and nan as null; the full writer refuses them.
+    # Under an address-space cap orjson crashes the process when an
+    # allocation fails; the Python writer raises MemoryError instead.
+    if not isinstance(value, (list, dict)) or room_for(ORJSON_WRITE_ROOM):
+        try:
+            text = orjson.dumps(value)
+        except TypeError:
+            pass  # sets, non-string keys, tuples as keys, big ints, Decimals
+        else:
+            if finite or b"null" not in text:
+                return text
+            # orjson writes inf and nan as null; the full writer refuses them.
     out: list[str] = []
     _write(value, out)
     return "".join(out).encode("utf-8")
@@ -461,6 +465,8 @@ def dumps_json(value: Value, *, indent: bool = False) -> bytes:
 
 def _dumps_json(value: Value, indent: bool) -> bytes:
     option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
+    if not room_for(ORJSON_WRITE_ROOM):  # orjson would crash on a failed allocation
+        return _dumps_json_stdlib(value, indent)
     try:
         # Plain JSON values (string keys, no sets, Decimals or big integers)
         # need no conversion: orjson sorts string keys in Rego's order itself.
@@ -470,10 +476,15 @@ def _dumps_json(value: Value, indent: bool) -> bytes:
     try:
         return orjson.dumps(to_json(value), option=option)
     except TypeError:  # integers beyond 64 bits
-        return json.dumps(
-            to_json(value),
-            sort_keys=True,
-            indent=2 if indent else None,
-            separators=None if indent else (",", ":"),
-            ensure_ascii=False,
-        ).encode()
+        return _dumps_json_stdlib(value, indent)
+
+
+def _dumps_json_stdlib(value: Value, indent: bool) -> bytes:
+    """:func:`dumps_json` by Python's writer (any integer; MemoryError, not a crash)."""
+    return json.dumps(
+        to_json(value),
+        sort_keys=True,
+        indent=2 if indent else None,
+        separators=None if indent else (",", ":"),
+        ensure_ascii=False,
+    ).encode()
