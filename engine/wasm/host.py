@@ -810,7 +810,16 @@ class PolicyInstance:
                     return [entry["result"]]
             except values.ValueError_:
                 pass  # several results: their separating commas split the inner text
-        result_set = values.parse(text)
+        try:
+            result_set = values.parse(text)
+        except values.ValueError_ as exc:
+            raise EvalError(
+                f"policy module {self.policy.name}: its result is not a Rego value ({exc})"
+            ) from None
+        if not isinstance(result_set, (list, values.Set)) or not all(
+            isinstance(entry, dict) for entry in result_set
+        ):
+            raise EvalError(f"policy module {self.policy.name}: its result is not a result set")
         return [entry["result"] for entry in result_set if "result" in entry]
 
     # -- host callbacks ----------------------------------------------------------

@@ -14,7 +14,7 @@ import resource
 from engine.core.address_space import address_space_left, room_for
 from engine.core.internal_errors import internal_error
 left = address_space_left()
-print(left is not None and 0 < left < 2048 * 2**20, room_for(left // 2), room_for(left + 64 * 2**20))
+print(left is not None and 0 < left < 2**31, room_for(left // 2), room_for(left + 2**26))
 print(internal_error(MemoryError()))
 """
 
