@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from engine.core.address_space import ORJSON_WRITE_ROOM, room_for
+from engine.core.address_space import ORJSON_WRITE_ROOM, address_space_left, room_for
 from engine.wasm.deep_values import deeply
 
 Value = Any  # None | bool | int | float | Decimal | str | list | dict | Set | tuple
@@ -360,7 +360,7 @@ def dumps(value: Value, *, finite: bool = False) -> bytes:
     """
     # Under an address-space cap orjson crashes the process when an
     # allocation fails; the Python writer raises MemoryError instead.
-    if not isinstance(value, (list, dict)) or room_for(ORJSON_WRITE_ROOM):
+    if not isinstance(value, (list, dict)) or _orjson_has_room(value):
         try:
             text = orjson.dumps(value)
         except TypeError:
@@ -372,6 +372,38 @@ def dumps(value: Value, *, finite: bool = False) -> bytes:
     out: list[str] = []
     _write(value, out)
     return "".join(out).encode("utf-8")
+
+
+def _orjson_has_room(value: Value) -> bool:
+    """Whether the address space left (under ``RLIMIT_AS``) holds what orjson
+    needs to write ``value``: four times an estimate of its text, which is
+    summed (iteratively, stopping once past the room) only under a cap with
+    less than :data:`ORJSON_WRITE_ROOM` left."""
+    left = address_space_left()
+    if left is None or left >= ORJSON_WRITE_ROOM:
+        return True
+    budget = (left - _ORJSON_BASE_ROOM) // 4
+    stack: list[Value] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            budget -= (len(item) if item.isascii() else 4 * len(item)) + 3
+        elif isinstance(item, dict):
+            budget -= 2
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            budget -= 2
+            stack.extend(item)
+        else:
+            budget -= 24
+        if budget < 0:
+            return False
+    return True
+
+
+_ORJSON_BASE_ROOM = 64 * 1024 * 1024
+"""Address space kept free beside orjson's buffers when checking its room."""
 
 
 def _write(value: Value, out: list[str]) -> None:
