@@ -2,20 +2,28 @@
 
     .venv/bin/python bench/fuzz.py [EXAMPLES]
 
-Runs the targets of ``tests/fuzz_targets.py`` and the relation-index
-properties of the test suite with hypothesis, EXAMPLES examples each
-(default 5,000), and prints the examples run and the time per
-target; a failure prints hypothesis's minimal failing example and exits 1.
+Runs the targets of ``tests/fuzz_targets.py`` and ``tests/fuzz_boundaries.py``
+(the bundle reader, the host boundary of a hand-made module) and the
+relation-index properties of the test suite with hypothesis, EXAMPLES
+examples each (default 5,000), and prints the examples run and the time per
+target; a failure prints hypothesis's minimal failing example and exits 1. A
+crash of the process (what the host-boundary target looks for) ends the run
+with the signal. Compiled modules go to a temporary cache.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "inputs"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "relations"))
 
+import fuzz_boundaries
 import fuzz_targets as fuzz
 import test_fuzz_properties
 import test_relation_index
@@ -26,6 +34,8 @@ from test_relation_index import relations
 
 def main() -> int:
     examples = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    cache = tempfile.TemporaryDirectory(prefix="fuzz-cache-")
+    os.environ["REGO_ENGINE_CACHE"] = cache.name  # the hand-made modules' native code
     config = settings(
         max_examples=examples,
         deadline=None,
@@ -38,6 +48,12 @@ def main() -> int:
         )(fuzz.load_file),
         "mutated real inputs": given(fuzz.mutated_seeds)(lambda seed: fuzz.load_file(*seed)),
         "JSON values through Wasm memory": given(fuzz.json_values)(fuzz.json_round_trip),
+        "bundle reader (random, mutated, rewritten bundles)": given(
+            fuzz_boundaries.bundle_bytes
+        )(fuzz_boundaries.read_bundle_bytes),
+        "host boundary (a hand-made module's addresses and lengths)": given(
+            fuzz_boundaries.host_cases
+        )(fuzz_boundaries.host_boundary),
         "relation index against nested loops": given(relations())(
             test_relation_index.test_join_equals_nested_loops.hypothesis.inner_test
         ),

@@ -52,4 +52,9 @@ def eval_command(
         fail(str(exc))
         return
     if result.defined:
-        sys.stdout.buffer.write(values.dumps_json(result.value, indent=True) + b"\n")
+        try:
+            text = values.dumps_json(result.value, indent=True)
+        except ValueError as exc:  # a value nested too deep to write
+            fail(f"{ref}: {exc}")
+            return
+        sys.stdout.buffer.write(text + b"\n")

@@ -39,6 +39,7 @@ def state_command(
     Problems go to stderr as path:line: message. Exit codes: 0 every input
     was loaded, 2 an input could not be (the other States are still printed).
     """
+    from engine.core.address_space import no_room_message
     from engine.inputs.discovery import load_inputs
     from engine.wasm import values
 
@@ -47,7 +48,11 @@ def state_command(
     for problem in loaded.problems:
         typer.echo(printable(str(problem)), err=True)
     documents = [i.state.document for i in loaded.inputs]
-    text = values.dumps_json(documents, indent=True) + b"\n"
+    try:
+        text = values.dumps_json(documents, indent=True) + b"\n"
+    except MemoryError:
+        fail(f"{no_room_message()} to write the States of {len(documents)} inputs")
+        return
     if output is None:
         sys.stdout.buffer.write(text)
     else:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import cancellation
+from engine.core.address_space import no_room_message
 from engine.core.collector import collector_paused
 from engine.core.confined_files import is_inside, open_confined
 from engine.core.paths import display_path
@@ -296,6 +297,8 @@ def _guarded(
         )
     except LoaderError as exc:
         return _Outcome(problems=[_problem(shown, exc, files)])
+    except MemoryError:  # under an address-space cap (RLIMIT_AS)
+        return _Outcome(problems=[InputProblem(shown, f"{no_room_message()} to load it")])
     except Exception as exc:  # a loader bug must not lose the other inputs
         message = f"internal error in the {input_type} loader: {type(exc).__name__}: {exc}"
         return _Outcome(problems=[InputProblem(shown, message)])

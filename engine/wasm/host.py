@@ -46,6 +46,7 @@ from engine.core.cancellation import Cancelled
 from engine.rules.compiler import CompiledPolicy
 from engine.rules.conflicts import Conflict, find_conflict
 from engine.wasm import native_cache, values
+from engine.wasm.deep_values import ValueTooDeep, in_deep_thread
 from engine.wasm.host_builtins import BuiltinError, implementation
 from engine.wasm.host_builtins.registry import (
     BuiltinLimitExceeded,
@@ -809,7 +810,16 @@ class PolicyInstance:
                     return [entry["result"]]
             except values.ValueError_:
                 pass  # several results: their separating commas split the inner text
-        result_set = values.parse(text)
+        try:
+            result_set = values.parse(text)
+        except values.ValueError_ as exc:
+            raise EvalError(
+                f"policy module {self.policy.name}: its result is not a Rego value ({exc})"
+            ) from None
+        if not isinstance(result_set, (list, values.Set)) or not all(
+            isinstance(entry, dict) for entry in result_set
+        ):
+            raise EvalError(f"policy module {self.policy.name}: its result is not a result set")
         return [entry["result"] for entry in result_set if "result" in entry]
 
     # -- host callbacks ----------------------------------------------------------
@@ -851,6 +861,8 @@ class PolicyInstance:
             ) from None
         except BuiltinTimeExceeded:
             raise EvalTimeout(f"{self.limits.time_message()} in builtin {name}") from None
+        except ValueTooDeep as exc:
+            raise EvalError(f"builtin {name}: {exc}") from None
         except Exception as exc:  # a host bug must not take the process down
             raise EvalError(f"builtin {name} failed: {type(exc).__name__}: {exc}") from exc
         # Host code does not see the epoch interruption: check the time bound here.
@@ -876,9 +888,29 @@ class PolicyInstance:
         raise BuiltinUnavailable(f"builtin {name} {why}{where}")
 
     def _call_value_builtin(self, impl: Callable[..., Any], *args: int) -> int:
-        py_args = [self.to_python(a) for a in args]
         try:
-            result = impl(*py_args)
-        except BuiltinError:
-            return 0
-        return self.from_python(result)
+            py_args = [self.to_python(a) for a in args]
+            try:
+                result = impl(*py_args)
+            except BuiltinError:
+                return 0
+            return self.from_python(result)
+        except RecursionError:
+            pass  # a deeply nested value: again, with a deeper stack
+        return self._call_deep_value_builtin(impl, args)
+
+    def _call_deep_value_builtin(self, impl: Callable[..., Any], args: tuple[int, ...]) -> int:
+        """:meth:`_call_value_builtin` for values nested past Python's recursion
+        limit: the Python work runs in :func:`in_deep_thread`, the calls into
+        Wasm stay on this thread."""
+        texts = [self.bounded_value_dump(a, "its argument") for a in args]
+
+        def work() -> bytes | None:
+            try:
+                result = impl(*(values.parse(text) for text in texts))
+            except BuiltinError:
+                return None
+            return values.dumps(result)
+
+        text = in_deep_thread(work)
+        return 0 if text is None else self.parse_value(text)

@@ -23,6 +23,9 @@ from typing import Any
 
 import orjson
 
+from engine.core.address_space import ORJSON_WRITE_ROOM, address_space_left, room_for
+from engine.wasm.deep_values import deeply
+
 Value = Any  # None | bool | int | float | Decimal | str | list | dict | Set | tuple
 
 
@@ -355,17 +358,52 @@ def dumps(value: Value, *, finite: bool = False) -> bytes:
     (values read from Wasm or from a loaded State), which keeps the fast path
     open to values containing ``null``.
     """
-    try:
-        text = orjson.dumps(value)
-    except TypeError:
-        pass  # sets, non-string keys, tuples as keys, big ints, Decimals
-    else:
-        if finite or b"null" not in text:
-            return text
-        # orjson writes inf and nan as null; the full writer refuses them.
+    # Under an address-space cap orjson crashes the process when an
+    # allocation fails; the Python writer raises MemoryError instead.
+    if not isinstance(value, (list, dict)) or _orjson_has_room(value):
+        try:
+            text = orjson.dumps(value)
+        except TypeError:
+            pass  # sets, non-string keys, tuples as keys, big ints, Decimals
+        else:
+            if finite or b"null" not in text:
+                return text
+            # orjson writes inf and nan as null; the full writer refuses them.
     out: list[str] = []
     _write(value, out)
     return "".join(out).encode("utf-8")
+
+
+def _orjson_has_room(value: Value) -> bool:
+    """Whether the address space left (under ``RLIMIT_AS``) holds what orjson
+    needs to write ``value``: four times an estimate of its text, which is
+    summed (iteratively, stopping once past the room) only under a cap with
+    less than :data:`ORJSON_WRITE_ROOM` left."""
+    left = address_space_left()
+    if left is None or left >= ORJSON_WRITE_ROOM:
+        return True
+    budget = (left - _ORJSON_BASE_ROOM) // 4
+    stack: list[Value] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            budget -= (len(item) if item.isascii() else 4 * len(item)) + 3
+        elif isinstance(item, dict):
+            budget -= 2
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            budget -= 2
+            stack.extend(item)
+        else:
+            budget -= 24
+        if budget < 0:
+            return False
+    return True
+
+
+_ORJSON_BASE_ROOM = 64 * 1024 * 1024
+"""Address space kept free beside orjson's buffers when checking its room."""
 
 
 def _write(value: Value, out: list[str]) -> None:
@@ -451,8 +489,16 @@ def _json_key(key: Any) -> str:
 
 
 def dumps_json(value: Value, *, indent: bool = False) -> bytes:
-    """JSON text of a value as OPA reports it, with sorted keys (deterministic)."""
+    """JSON text of a value as OPA reports it, with sorted keys (deterministic);
+    values nested past Python's recursion limit are written by
+    :func:`~engine.wasm.deep_values.deeply` (deeper still: :class:`ValueTooDeep`)."""
+    return deeply(_dumps_json, value, indent)
+
+
+def _dumps_json(value: Value, indent: bool) -> bytes:
     option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
+    if not room_for(ORJSON_WRITE_ROOM):  # orjson would crash on a failed allocation
+        return _dumps_json_stdlib(value, indent)
     try:
         # Plain JSON values (string keys, no sets, Decimals or big integers)
         # need no conversion: orjson sorts string keys in Rego's order itself.
@@ -462,10 +508,15 @@ def dumps_json(value: Value, *, indent: bool = False) -> bytes:
     try:
         return orjson.dumps(to_json(value), option=option)
     except TypeError:  # integers beyond 64 bits
-        return json.dumps(
-            to_json(value),
-            sort_keys=True,
-            indent=2 if indent else None,
-            separators=None if indent else (",", ":"),
-            ensure_ascii=False,
-        ).encode()
+        return _dumps_json_stdlib(value, indent)
+
+
+def _dumps_json_stdlib(value: Value, indent: bool) -> bytes:
+    """:func:`dumps_json` by Python's writer (any integer; MemoryError, not a crash)."""
+    return json.dumps(
+        to_json(value),
+        sort_keys=True,
+        indent=2 if indent else None,
+        separators=None if indent else (",", ":"),
+        ensure_ascii=False,
+    ).encode()

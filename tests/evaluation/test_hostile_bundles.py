@@ -20,6 +20,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from fuzz_boundaries import bundle_bytes, read_bundle_bytes
+from hypothesis import HealthCheck, given, settings
 from scan_fixtures import ACL_RULE, state, write, write_json
 from typer.testing import CliRunner
 
@@ -208,3 +210,9 @@ def test_a_bundle_of_gigabytes_of_zeros_is_refused_without_reading_it(
         f"{bomb}: members add up to more than the bundle limit of "
         f"{MAX_BUNDLE_BYTES >> 20} MiB (at member /src/00000/z.rego" in proc.stderr
     )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bundle_bytes)
+def test_random_and_mutated_bundles_give_rules_or_an_error_naming_the_file(data: bytes) -> None:
+    read_bundle_bytes(data)

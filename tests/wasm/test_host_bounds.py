@@ -71,3 +71,37 @@ def test_an_address_outside_memory_is_an_error_naming_the_module(
     assert out.startswith("EvalError: policy module hand-made: "), out
     assert message in out
     assert f"its memory of {MEMORY_BYTES} bytes" in out
+
+
+def test_a_result_that_is_not_a_rego_value_is_an_error_naming_the_module(
+    tmp_path: Path,
+) -> None:
+    out = _probe(tmp_path, dump=0)  # the empty string at address 0
+    assert out.startswith("EvalError: policy module hand-made: its result is not a Rego value"), out
+    out = _probe(tmp_path, dump=16)  # "{}": a Rego value, not a result set
+    assert out == "EvalError: policy module hand-made: its result is not a result set", out
+
+
+_FUZZ = """
+import sys
+sys.path.insert(0, {tests!r})
+from hypothesis import HealthCheck, given, settings
+import fuzz_boundaries
+settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))(
+    given(fuzz_boundaries.host_cases)(fuzz_boundaries.host_boundary)
+)()
+print("ok")
+"""
+
+
+def test_random_addresses_and_lengths_never_crash_the_host(tmp_path: Path) -> None:
+    env = dict(os.environ, REGO_ENGINE_CACHE=str(tmp_path / "cache"))
+    proc = subprocess.run(
+        [sys.executable, "-c", _FUZZ.format(tests=str(HERE.parent))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-3000:])
+    assert proc.stdout.strip().endswith("ok")

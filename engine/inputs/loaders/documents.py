@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 import yaml
 
+from engine.core.address_space import no_room_message, room_for
 from engine.inputs.loaders.limits import (
     check_yaml_node,
     check_yaml_stream,
@@ -35,6 +36,10 @@ def _has_long_digit_run(raw: bytes) -> bool:
     """Whether ``raw`` holds 19 digits in a row: an integer orjson may round
     (it is exact for int64 and uint64 only)."""
     return _LONG_RUN in raw.translate(_DIGIT_MAP)
+
+ORJSON_PARSE_ROOM = 24
+"""Address space orjson may need per byte of JSON it parses (15 measured on
+a 40 MB State: 600 MiB), with a margin."""
 
 _FN_TAGS = (
     *("And", "Base64", "Cidr", "Equals", "FindInMap", "GetAZs", "If", "ImportValue"),
@@ -57,15 +62,19 @@ def _no_constant(name: str) -> None:
 
 def parse_json(raw: bytes) -> Any:
     """One JSON document; :class:`LoaderError` with the line when invalid."""
-    if not _has_long_digit_run(raw):
+    if not _has_long_digit_run(raw) and room_for(ORJSON_PARSE_ROOM * len(raw)):
         # orjson is exact below 20 digits and refuses infinities and NaN;
-        # anything it refuses is parsed again for the precise error.
+        # anything it refuses is parsed again for the precise error. Short of
+        # address space (RLIMIT_AS) it would crash the process: Python's
+        # parser raises MemoryError instead.
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
     try:
         doc = json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
+    except MemoryError:
+        raise LoaderError(f"{no_room_message()} to parse {len(raw):,} bytes of JSON") from None
     except json.JSONDecodeError as exc:
         raise LoaderError(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except UnicodeDecodeError as exc:

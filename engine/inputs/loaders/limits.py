@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 import yaml
 
+from engine.core.address_space import ORJSON_WRITE_ROOM, room_for
 from engine.inputs.loaders.loaded import LoaderError
 
 MAX_DEPTH = 254
@@ -63,12 +64,13 @@ def depth_of(value: Any) -> int:
 
 def check_depth(document: Any) -> None:
     """Raise :class:`LoaderError` when ``document`` nests deeper than :data:`MAX_DEPTH`."""
-    try:
-        orjson.dumps(document)
-        return
-    except TypeError as exc:
-        if "Recursion limit" in str(exc):
-            raise LoaderError(too_deep_message()) from None
+    if room_for(ORJSON_WRITE_ROOM):  # orjson crashes when an allocation fails
+        try:
+            orjson.dumps(document)
+            return
+        except TypeError as exc:
+            if "Recursion limit" in str(exc):
+                raise LoaderError(too_deep_message()) from None
     # Values orjson does not serialise (big integers): measure the slow way.
     if depth_of(document) > MAX_DEPTH:
         raise LoaderError(too_deep_message())
