@@ -129,6 +129,37 @@ CASES: dict[str, tuple[str, str | bytes, str]] = {
         ),
         "evaluating the template's expressions took more than 10,000,000 steps",
     ),
+    "hcl_quadratic_distinct": (
+        "tf/main.tf",
+        # 100,000 distinct numbers (range stops at 1,024 elements, as in Terraform), twice
+        "locals {\n  x = flatten([for i in range(1000) : [for j in range(100) : i * 100 + j]])\n"
+        "  y = distinct(concat(local.x, local.x))\n}\n"
+        'resource "aws_s3_bucket" "b" {\n  acl = length(local.y)\n}\n',
+        "evaluating the configuration took more than 10,000,000 steps",
+    ),
+    "arm_quadratic_union": (
+        "arm.json",
+        json.dumps(
+            {
+                "$schema": "https://schema.management.azure.com/schemas/2019-04-01/"
+                "deploymentTemplate.json#",
+                "contentVersion": "1.0.0.0",
+                "variables": {
+                    "v": "[concat(range(0, 10000), range(10000, 10000), range(20000, 10000))]",
+                    "w": "[concat(variables('v'), range(30000, 10000))]",
+                },
+                "resources": [
+                    {
+                        "type": "Microsoft.Storage/storageAccounts",
+                        "apiVersion": "2021-01-01",
+                        "name": "s",
+                        "properties": {"n": "[length(union(variables('v'), variables('w')))]"},
+                    }
+                ],
+            }
+        ),
+        "evaluating the template's expressions took more than 10,000,000 steps",
+    ),
     "hcl_duplicate_argument": (
         "tf/main.tf",
         'resource "aws_s3_bucket" "b" {\n  acl = "a"\n  acl = "b"\n}\n',

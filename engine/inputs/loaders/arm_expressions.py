@@ -708,7 +708,10 @@ def _union(args: list[Any]) -> Any:
     if args and all(isinstance(a, list) for a in args):
         items: list[Any] = []
         for a in args:
-            items.extend(i for i in a if i not in items)
+            for i in a:
+                spend(len(items))  # one unit a comparison: duplicates are found pairwise
+                if i not in items:
+                    items.append(i)
         return items
     return None
 
@@ -717,6 +720,7 @@ def _intersection(args: list[Any]) -> Any:
     if args and all(isinstance(a, dict) for a in args):
         return {k: v for k, v in args[0].items() if all(b.get(k) == v for b in args[1:])}
     if args and all(isinstance(a, list) for a in args):
+        spend(len(args[0]) * sum(len(b) for b in args[1:]))  # the comparisons
         return [i for i in args[0] if all(i in b for b in args[1:])]
     return None
 

@@ -96,6 +96,7 @@ def to_set(values: Any) -> list[Any]:
     items = _list(values)
     unique: list[Any] = []
     for item in items:
+        spend(len(unique))  # one unit a comparison: duplicates are found pairwise
         if not any(values_equal(item, seen) for seen in unique):
             unique.append(item)
     if all(isinstance(item, str) for item in unique):
@@ -312,6 +313,7 @@ def _compact(values: Any) -> list[str]:
 def _distinct(values: Any) -> list[Any]:
     unique: list[Any] = []
     for item in _list(values):
+        spend(len(unique))  # one unit a comparison: duplicates are found pairwise
         if not any(values_equal(item, seen) for seen in unique):
             unique.append(item)
     return unique
@@ -491,6 +493,7 @@ def _setunion(*sets: Any) -> list[Any]:
 
 
 def _setintersection(first: Any, *others: Any) -> list[Any]:
+    spend(len(_list(first)) * sum(len(_list(other)) for other in others))  # the comparisons
     return to_set([v for v in _list(first) if all(_contains(other, v) for other in others)])
 
 
