@@ -272,6 +272,9 @@ class LoadedUnit:
 
     slots: list[LoadedSlot]
     skipped: list[tuple[int, str]]
+    deferred: list[int] = field(default_factory=list)
+    """Positions of Kubernetes manifests left for their directory's unit
+    (``defer_manifests``)."""
 
 
 def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInput:
@@ -345,8 +348,10 @@ class _Group:
 class _Loader:
     """One run of :func:`load_inputs`: outcomes in the order inputs were found."""
 
-    def __init__(self, options: LoadOptions) -> None:
+    def __init__(self, options: LoadOptions, defer_manifests: bool = False) -> None:
         self.options = options
+        self.defer_manifests = defer_manifests
+        self.deferred: list[int] = []
         self.outcomes: list[_Outcome] = []
         self.positions: list[int] = []
         """The discovery position of the file that opened each slot."""
@@ -430,6 +435,8 @@ class _Loader:
             manifest = ManifestFile(found.shown, text, documents)
             if self.options.split_k8s:
                 self.slot(self.manifests(found.shown, [manifest]))
+            elif self.defer_manifests:
+                self.deferred.append(self.position)
             else:
                 group = self.group(self.manifest_dirs, found)
                 group.members.append(found)
@@ -488,7 +495,7 @@ class _Loader:
             LoadedSlot(self.positions[n], outcome.inputs, outcome.problems, modules.get(n))
             for n, outcome in enumerate(self.outcomes)
         ]
-        return LoadedUnit(slots, self.skipped)
+        return LoadedUnit(slots, self.skipped, self.deferred)
 
 
 @dataclass(frozen=True)
@@ -518,23 +525,48 @@ class LoadPlan:
     skipped: list[str]
 
 
+def _by_directory(found: Mapping[int, _Found]) -> list[LoadUnit]:
+    """Files by discovery position as one unit per directory, in discovery order."""
+    by_directory: dict[Path, list[int]] = {}
+    for position in sorted(found):
+        by_directory.setdefault(found[position].path.parent.resolve(), []).append(position)
+    return [
+        LoadUnit(tuple(found[p] for p in positions), tuple(positions))
+        for positions in by_directory.values()
+    ]
+
+
 def plan_loading(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadPlan:
     """Find the files below ``paths`` (reading none) and group them into units."""
     options = options or LoadOptions()
     found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
-    by_directory: dict[Path, list[int]] = {}
-    for position, item in enumerate(found):
-        by_directory.setdefault(item.path.parent.resolve(), []).append(position)
-    units = [
-        LoadUnit(tuple(found[p] for p in positions), tuple(positions))
-        for positions in by_directory.values()
-    ]
-    return LoadPlan(units, problems, skipped)
+    return LoadPlan(_by_directory(dict(enumerate(found))), problems, skipped)
 
 
-def load_unit(unit: LoadUnit, options: LoadOptions | None = None) -> LoadedUnit:
-    """Load the files of one unit."""
-    run = _Loader(options or LoadOptions())
+def split_unit(unit: LoadUnit) -> list[LoadUnit]:
+    """``unit`` as smaller units loaded apart: its Terraform configuration files
+    together, every other file alone. Load them with ``defer_manifests``: a
+    Kubernetes manifest alone is only part of its directory's State."""
+    files = list(zip(unit.positions, unit.files, strict=True))
+    hcl = [(p, f) for p, f in files if is_hcl_file(f.path.name)]
+    pieces = [LoadUnit((f,), (p,)) for p, f in files if not is_hcl_file(f.path.name)]
+    if hcl:
+        pieces.append(LoadUnit(tuple(f for _, f in hcl), tuple(p for p, _ in hcl)))
+    return sorted(pieces, key=lambda piece: piece.positions[0])
+
+
+def manifest_units(units: Sequence[LoadUnit], loaded: Sequence[LoadedUnit]) -> list[LoadUnit]:
+    """The Kubernetes manifests ``loaded`` deferred, as one unit per directory."""
+    found = {p: f for unit in units for p, f in zip(unit.positions, unit.files, strict=True)}
+    return _by_directory({p: found[p] for unit in loaded for p in unit.deferred})
+
+
+def load_unit(
+    unit: LoadUnit, options: LoadOptions | None = None, defer_manifests: bool = False
+) -> LoadedUnit:
+    """Load the files of one unit; with ``defer_manifests``, Kubernetes manifests
+    that form one State per directory are left out (``deferred``)."""
+    run = _Loader(options or LoadOptions(), defer_manifests)
     with collector_paused():  # parsing allocates millions of acyclic objects
         for position, item in zip(unit.positions, unit.files, strict=True):
             cancellation.check()

@@ -10,6 +10,15 @@ their States without source maps, pickled, one task each; each worker builds the
 results and the driver locates them in the source files, writing them in
 input order, so the report is the one ``--jobs 1`` builds.
 
+With a filesystem the workers share (``--cluster-shared-fs``) the driver only
+finds the files: each task is a file, or a directory's Terraform files (a
+:class:`~engine.inputs.discovery.LoadUnit`), which the worker loads, in the
+driver's working directory, evaluates and locates in the source files with
+the source maps it built. Kubernetes manifests, one State per directory, come
+back unloaded and go out again as one task per directory. The driver puts the
+units back in discovery order and leaves out Terraform modules another root
+module called, as a local load does.
+
 Dask reruns an input whose worker died on another worker; once an input has
 taken down ``distributed.scheduler.allowed-failures`` workers (3 by default,
 the scheduler's setting) it becomes that input's error. Losing the scheduler
@@ -45,7 +54,9 @@ from engine.inputs.discovery import (
     ScanInput,
     load_unit,
     loaded_inputs,
+    manifest_units,
     plan_loading,
+    split_unit,
 )
 from engine.results.building import ResourceIndex, locate_results
 from engine.results.report import ScanReport
@@ -123,16 +134,21 @@ each input of each of its slots, results located."""
 
 def _load_and_evaluate_on_worker(pickled_unit: bytes, digest: str, payload: bytes) -> bytes:
     """Run on a worker that sees the driver's files: load one pickled
-    (unit, load options, working directory), evaluate its inputs and locate
-    their results; the pickled :data:`UnitOutcome`."""
-    unit, options, directory = pickle.loads(pickled_unit)
+    (unit, load options, working directory, whether to defer manifests),
+    evaluate its inputs and locate their results; the pickled :data:`UnitOutcome`."""
+    unit, options, directory, defer = pickle.loads(pickled_unit)
     with _worker_lock:
-        done = load_and_evaluate(unit, options, directory, _rules_on_worker(digest, payload))
+        rules = _rules_on_worker(digest, payload)
+        done = load_and_evaluate(unit, options, directory, rules, defer)
     return pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load_and_evaluate(
-    unit: LoadUnit, options: LoadOptions, directory: str, rules: WorkerRules | Exception
+    unit: LoadUnit,
+    options: LoadOptions,
+    directory: str,
+    rules: WorkerRules | Exception,
+    defer_manifests: bool = False,
 ) -> UnitOutcome:
     """Load ``unit`` in ``directory`` (the driver's working directory: paths are
     shown and resolved as there) and evaluate its inputs with ``rules``."""
@@ -151,7 +167,7 @@ def load_and_evaluate(
         ]
         return LoadedUnit(slots, []), [[] for _ in slots]
     try:
-        loaded = load_unit(unit, options)
+        loaded = load_unit(unit, options, defer_manifests)
         outcomes = [[_located(rules, i) for i in slot.inputs] for slot in loaded.slots]
     finally:
         os.chdir(previous)
@@ -293,37 +309,49 @@ def load_and_scan_on_cluster(
     directory = os.getcwd()
     try:
         shared = client.submit(bytes, payload, key=f"rego-engine-rules-{run}", pure=False)
-        futures = client.map(
-            _load_and_evaluate_on_worker,
-            [
-                pickle.dumps((unit, options, directory), protocol=pickle.HIGHEST_PROTOCOL)
-                for unit in plan.units
-            ],
-            digest=digest,
-            payload=shared,
-            key=[f"rego-engine-{run}-{i}" for i in range(len(plan.units))],
-            pure=False,
-        )
     except (OSError, TimeoutError, CancelledError) as exc:
         raise ClusterError(f"the Dask scheduler went away: {exc}") from exc
-    done: dict[int, UnitOutcome] = {}
-    with collector_paused():
-        names = [unit.name for unit in plan.units]
-        for position, value in _completed(client, futures, names):
-            if isinstance(value, _Failed):
-                first = plan.units[position].positions[0]
-                failed = LoadedSlot(first, [], [InputProblem(names[position], value.cause)])
-                value = (LoadedUnit([failed], []), [[]])
-            done[position] = value
-            if progress is not None:
-                progress(len(done), len(futures))
+
+    def loaded_on_workers(units: list[LoadUnit], defer: bool, done: int) -> list[UnitOutcome]:
+        if not units:
+            return []
+        try:
+            futures = client.map(
+                _load_and_evaluate_on_worker,
+                [
+                    pickle.dumps((unit, options, directory, defer), pickle.HIGHEST_PROTOCOL)
+                    for unit in units
+                ],
+                digest=digest,
+                payload=shared,
+                key=[f"rego-engine-{run}-{done + i}" for i in range(len(units))],
+                pure=False,
+            )
+        except (OSError, TimeoutError, CancelledError) as exc:
+            raise ClusterError(f"the Dask scheduler went away: {exc}") from exc
+        ended: dict[int, UnitOutcome] = {}
+        with collector_paused():
+            names = [unit.name for unit in units]
+            for position, value in _completed(client, futures, names):
+                if isinstance(value, _Failed):
+                    first = units[position].positions[0]
+                    failed = LoadedSlot(first, [], [InputProblem(names[position], value.cause)])
+                    value = (LoadedUnit([failed], []), [[]])
+                ended[position] = value
+                if progress is not None:
+                    progress(done + len(ended), done + len(futures))
+        return [ended[position] for position in range(len(futures))]
+
+    pieces = [piece for unit in plan.units for piece in split_unit(unit)]
+    done = loaded_on_workers(pieces, True, 0)
+    manifests = manifest_units(pieces, [unit for unit, _ in done])
+    done += loaded_on_workers(manifests, False, len(pieces))
     client.cancel([shared])
-    units = [done[position][0] for position in range(len(futures))]
-    loaded = loaded_inputs(plan, units)
+    loaded = loaded_inputs(plan, [unit for unit, _ in done])
     # An input's outcome is found by identity: each slot's inputs, in order.
     by_input = {
         id(scan_input): outcome
-        for unit, outcomes in done.values()
+        for unit, outcomes in done
         for slot, slot_outcomes in zip(unit.slots, outcomes, strict=True)
         for scan_input, outcome in zip(slot.inputs, slot_outcomes, strict=True)
     }

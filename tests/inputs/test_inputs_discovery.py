@@ -15,7 +15,9 @@ from engine.inputs.discovery import (
     load_inputs,
     load_unit,
     loaded_inputs,
+    manifest_units,
     plan_loading,
+    split_unit,
 )
 from engine.inputs.loaders.detection import detect
 
@@ -218,6 +220,36 @@ def test_units_are_directories_loaded_apart_and_merged_in_discovery_order(
     assert merged.problems == whole.problems == []
     assert merged.skipped == whole.skipped
     assert names(whole.skipped, tmp_path) == ["k8s/notes.txt", "k8s/odd.json"]
+
+
+def test_split_units_defer_manifests_to_their_directory(tmp_path: Path) -> None:
+    write(tmp_path / "env" / "prod" / "main.tf", MAIN_TF)
+    write(tmp_path / "env" / "prod" / "state.json", json.dumps(STATE))
+    write(tmp_path / "env" / "prod" / "vars.tf", 'variable "x" {\n  default = 1\n}\n')
+    write(tmp_path / "k8s" / "a.yaml", POD.format(name="a"))
+    write(tmp_path / "k8s" / "b.yaml", POD.format(name="b"))
+    write(tmp_path / "k8s" / "cfn.yaml", CFN_YAML)
+    plan = plan_loading([tmp_path])
+    pieces = [piece for unit in plan.units for piece in split_unit(unit)]
+    assert [piece.positions for piece in pieces] == [(0, 2), (1,), (3,), (4,), (5,)]
+    loaded = [load_unit(piece, defer_manifests=True) for piece in pieces]
+    assert [unit.deferred for unit in loaded] == [[], [], [3], [4], []]
+    assert [len(unit.slots) for unit in loaded] == [1, 1, 0, 0, 1]
+    (manifests,) = manifest_units(pieces, loaded)
+    assert manifests.positions == (3, 4)
+    loaded.append(load_unit(manifests))
+    merged = loaded_inputs(plan, loaded)
+    whole = load_inputs([tmp_path])
+    assert [i.name for i in merged.inputs] == [i.name for i in whole.inputs]
+    assert names([i.path for i in whole.inputs], tmp_path) == [
+        "env/prod",
+        "env/prod/state.json",
+        "k8s",
+        "k8s/cfn.yaml",
+    ]
+    assert [i.state.document for i in merged.inputs] == [i.state.document for i in whole.inputs]
+    # Without deferring, a manifest alone is a State of its own.
+    assert len(load_unit(pieces[2]).slots[0].inputs) == 1
 
 
 def test_skip_paths_match_the_path_or_a_parent(tmp_path: Path) -> None:

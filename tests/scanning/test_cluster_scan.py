@@ -150,7 +150,8 @@ def test_shared_filesystem_with_the_library_client(
     remote = scan([Path(".")], [rules], options)
     assert remote.to_json() == here.to_json() and remote.errors == here.errors
     assert here.to_json() != local.to_json()  # the paths differ: the worker used this directory
-    assert seen[-1][0] == seen[-1][1] > 0
+    # A task per file (a directory's Terraform files together), then per manifest directory.
+    assert seen[-1][0] == seen[-1][1] > GENERATED
 
 
 def test_modules_and_var_files_outside_the_input_directory(
@@ -194,7 +195,7 @@ def test_library_client_keeps_one_evaluator_per_rule_set(
 ) -> None:
     seen: list[tuple[int, int]] = []
     local = scan([inputs], [rules])
-    client.run(cluster._worker_rules.clear)  # what earlier tests left
+    client.run(lambda: cluster._worker_rules.clear())  # what earlier tests left
     options = ScanOptions(cluster=client, progress=lambda *step: seen.append(step))
     remote = scan([inputs], [rules], options)
     again = scan([inputs / "generated"], [rules], ScanOptions(cluster=client))
