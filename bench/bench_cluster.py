@@ -3,7 +3,9 @@
 Generates N States (default 1,000) of ~100 resources each and scans them
 with the example rules: in this process, with ``--jobs 2``, and on a local
 Dask cluster of 1 and 2 worker processes on 127.0.0.1 (the cluster started
-before the clock starts, as a real one would be running already). Prints
+before the clock starts, as a real one would be running already), with the
+inputs loaded here and sent as States, and loaded by the workers
+(``cluster_shared_fs``). Prints
 inputs per second, the cluster's time over ``--jobs 2``'s and how throughput
 grows from 1 to 2 workers, and checks every report equals the in-process one.
 Run on demand: ``python bench/bench_cluster.py [N]``; nothing is asserted.
@@ -84,14 +86,20 @@ def main() -> None:
             name = f"cluster, {workers} worker{'s' if workers > 1 else ''}"
             with cluster_client(f"local:{workers}") as client:
                 seconds[name], report = timed(inputs, ScanOptions(cluster=client))
-            assert report.to_json() == expected, f"{name}: a different report"
+                assert report.to_json() == expected, f"{name}: a different report"
+                name += ", shared fs"
+                options = ScanOptions(cluster=client, cluster_shared_fs=True)
+                seconds[name], report = timed(inputs, options)
+                assert report.to_json() == expected, f"{name}: a different report"
     print(f"{count} inputs of {RESOURCES} resources, rules: {RULES.name}")
     for name, took in seconds.items():
-        print(f"  {name:20} {took:7.2f} s  {count / took:8.1f} inputs/s")
+        print(f"  {name:30} {took:7.2f} s  {count / took:8.1f} inputs/s")
     ratio = seconds["cluster, 2 workers"] / seconds["--jobs 2"]
     growth = seconds["cluster, 1 worker"] / seconds["cluster, 2 workers"]
     print(f"cluster (2 workers) time / --jobs 2 time: {ratio:.2f}x (target <= 1.2x)")
     print(f"throughput from 1 to 2 workers: {growth:.2f}x")
+    shared = seconds["cluster, 2 workers, shared fs"] / seconds["--jobs 2"]
+    print(f"cluster (2 workers, shared fs) time / --jobs 2 time: {shared:.2f}x")
 
 
 if __name__ == "__main__":

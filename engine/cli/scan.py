@@ -338,6 +338,14 @@ def scan_command(
             show_envvar=True,
         ),
     ] = None,
+    cluster_shared_fs: Annotated[
+        bool,
+        typer.Option(
+            "--cluster-shared-fs",
+            help="The cluster's workers see the input files at the same paths: they load "
+            "the inputs themselves instead of receiving them loaded.",
+        ),
+    ] = False,
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
@@ -375,6 +383,8 @@ def scan_command(
     bundle = setting("bundle", bundle)
     jobs = setting("jobs", jobs)
     cluster = setting("cluster", cluster)
+    if cluster_shared_fs and cluster is None:
+        raise typer.BadParameter("needs --cluster", param_hint="--cluster-shared-fs")
     try:
         targets = plan_outputs(
             output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
@@ -411,6 +421,7 @@ def scan_command(
                 inline_suppressions=not no_inline_suppressions,
                 bundle=bundle,
                 jobs=jobs,
+                cluster_shared_fs=cluster_shared_fs,
             ),
             baseline_write=baseline_write,
             no_color=no_color,

@@ -254,6 +254,30 @@ class _Outcome:
     problems: list[InputProblem] = field(default_factory=list)
 
 
+@dataclass
+class LoadedSlot:
+    """What one file, or one group of files, gave, at the discovery position of
+    the file that opened it; ``module`` holds a Terraform module's own files and
+    every file its load read (resolved), to tell a called module from a root."""
+
+    position: int
+    inputs: list[ScanInput]
+    problems: list[InputProblem]
+    module: tuple[frozenset[Path], frozenset[Path]] | None = None
+
+
+@dataclass
+class LoadedUnit:
+    """What the files of one :class:`LoadUnit` gave: slots, and files skipped
+    (with their discovery positions)."""
+
+    slots: list[LoadedSlot]
+    skipped: list[tuple[int, str]]
+    deferred: list[int] = field(default_factory=list)
+    """Positions of Kubernetes manifests left for their directory's unit
+    (``defer_manifests``)."""
+
+
 def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInput:
     if check_nesting:  # JSON and YAML files were checked when parsed
         check_depth(loaded.document)
@@ -327,15 +351,22 @@ class _Group:
 class _Loader:
     """One run of :func:`load_inputs`: outcomes in the order inputs were found."""
 
-    def __init__(self, options: LoadOptions) -> None:
+    def __init__(self, options: LoadOptions, defer_manifests: bool = False) -> None:
         self.options = options
+        self.defer_manifests = defer_manifests
+        self.deferred: list[int] = []
         self.outcomes: list[_Outcome] = []
-        self.skipped: list[str] = []
+        self.positions: list[int] = []
+        """The discovery position of the file that opened each slot."""
+        self.position = 0
+        """The discovery position of the file being loaded."""
+        self.skipped: list[tuple[int, str]] = []
         self.modules: dict[Path, _Group] = {}
         self.manifest_dirs: dict[Path, _Group] = {}
 
     def slot(self, outcome: _Outcome | None = None) -> int:
         self.outcomes.append(outcome or _Outcome())
+        self.positions.append(self.position)
         return len(self.outcomes) - 1
 
     def group(self, groups: dict[Path, _Group], found: _Found) -> _Group:
@@ -354,7 +385,7 @@ class _Loader:
             wanted = self.options.input_type
             self.problem(found, f"no supported {wanted + ' ' if wanted else ''}input found")
         else:
-            self.skipped.append(found.shown)
+            self.skipped.append((self.position, found.shown))
 
     def file(self, found: _Found) -> None:
         """Load one file, or add it to its group."""
@@ -407,6 +438,8 @@ class _Loader:
             manifest = ManifestFile(found.shown, text, documents)
             if self.options.split_k8s:
                 self.slot(self.manifests(found.shown, [manifest]))
+            elif self.defer_manifests:
+                self.deferred.append(self.position)
             else:
                 group = self.group(self.manifest_dirs, found)
                 group.members.append(found)
@@ -451,32 +484,135 @@ class _Loader:
             check_nesting=True,
         )
 
-    def finish(self) -> None:
-        """Load the groups; a module directory whose files all belong to
-        another root module loaded here is that module's child, not a root."""
+    def finish(self) -> LoadedUnit:
+        """Load the groups: what every file given to this run gave."""
         for group in self.manifest_dirs.values():
             self.outcomes[group.slot] = self.manifests(group.shown, group.manifests)
-        modules = list(self.modules.values())
-        loaded = [self.module(group) for group in modules]
-        read = [{Path(f).resolve() for i in o.inputs for f in i.source_files} for o in loaded]
-        own = [{m.path.resolve() for m in group.members} for group in modules]
-        for i, group in enumerate(modules):
-            is_child = any(
-                j != i and own[i] <= read[j] and not own[j] <= read[i] for j in range(len(modules))
-            )
-            self.outcomes[group.slot] = _Outcome() if is_child else loaded[i]
+        modules: dict[int, tuple[frozenset[Path], frozenset[Path]]] = {}
+        for group in self.modules.values():
+            outcome = self.outcomes[group.slot] = self.module(group)
+            own = frozenset(m.path.resolve() for m in group.members)
+            read = frozenset(Path(f).resolve() for i in outcome.inputs for f in i.source_files)
+            modules[group.slot] = (own, read)
+        slots = [
+            LoadedSlot(self.positions[n], outcome.inputs, outcome.problems, modules.get(n))
+            for n, outcome in enumerate(self.outcomes)
+        ]
+        return LoadedUnit(slots, self.skipped, self.deferred)
+
+
+@dataclass(frozen=True)
+class LoadUnit:
+    """Files of one directory, in discovery order with their positions among
+    every file found: loaded together (a Terraform module or Kubernetes
+    manifests are their directory's files), apart from every other unit."""
+
+    files: tuple[_Found, ...]
+    positions: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        """The file, or the directory of several files, as users see it."""
+        if len(self.files) == 1:
+            return self.files[0].shown
+        return display_path(self.files[0].path.parent)
+
+
+@dataclass
+class LoadPlan:
+    """The files found below the scan paths as units to load, the problems
+    finding them, and the files skipped by name."""
+
+    units: list[LoadUnit]
+    problems: list[InputProblem]
+    skipped: list[str]
+
+
+def _by_directory(found: Mapping[int, _Found]) -> list[LoadUnit]:
+    """Files by discovery position as one unit per directory, in discovery order."""
+    by_directory: dict[Path, list[int]] = {}
+    for position in sorted(found):
+        by_directory.setdefault(found[position].path.parent.resolve(), []).append(position)
+    return [
+        LoadUnit(tuple(found[p] for p in positions), tuple(positions))
+        for positions in by_directory.values()
+    ]
+
+
+def plan_loading(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadPlan:
+    """Find the files below ``paths`` (reading none) and group them into units."""
+    options = options or LoadOptions()
+    found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
+    return LoadPlan(_by_directory(dict(enumerate(found))), problems, skipped)
+
+
+def split_unit(unit: LoadUnit) -> list[LoadUnit]:
+    """``unit`` as smaller units loaded apart: its Terraform configuration files
+    together, every other file alone. Load them with ``defer_manifests``: a
+    Kubernetes manifest alone is only part of its directory's State."""
+    files = list(zip(unit.positions, unit.files, strict=True))
+    hcl = [(p, f) for p, f in files if is_hcl_file(f.path.name)]
+    pieces = [LoadUnit((f,), (p,)) for p, f in files if not is_hcl_file(f.path.name)]
+    if hcl:
+        pieces.append(LoadUnit(tuple(f for _, f in hcl), tuple(p for p, _ in hcl)))
+    return sorted(pieces, key=lambda piece: piece.positions[0])
+
+
+def manifest_units(units: Sequence[LoadUnit], loaded: Sequence[LoadedUnit]) -> list[LoadUnit]:
+    """The Kubernetes manifests ``loaded`` deferred, as one unit per directory."""
+    found = {p: f for unit in units for p, f in zip(unit.positions, unit.files, strict=True)}
+    return _by_directory({p: found[p] for unit in loaded for p in unit.deferred})
+
+
+def load_unit(
+    unit: LoadUnit, options: LoadOptions | None = None, defer_manifests: bool = False
+) -> LoadedUnit:
+    """Load the files of one unit; with ``defer_manifests``, Kubernetes manifests
+    that form one State per directory are left out (``deferred``)."""
+    run = _Loader(options or LoadOptions(), defer_manifests)
+    with collector_paused():  # parsing allocates millions of acyclic objects
+        for position, item in zip(unit.positions, unit.files, strict=True):
+            cancellation.check()
+            run.position = position
+            run.file(item)
+        return run.finish()
+
+
+def kept_slots(units: Sequence[LoadedUnit]) -> list[tuple[int, int]]:
+    """(unit, slot) of every slot in discovery order, leaving out Terraform
+    module directories whose files all belong to another root module loaded
+    here: such a module is that module's child, not a root."""
+    modules = [s.module for u in units for s in u.slots if s.module is not None]
+
+    def is_child(own: frozenset[Path], read: frozenset[Path]) -> bool:
+        return any(
+            (other_own, other_read) != (own, read) and own <= other_read and not other_own <= read
+            for other_own, other_read in modules
+        )
+
+    kept = [
+        (u, n)
+        for u, unit in enumerate(units)
+        for n, slot in enumerate(unit.slots)
+        if slot.module is None or not is_child(*slot.module)
+    ]
+    return sorted(kept, key=lambda at: units[at[0]].slots[at[1]].position)
+
+
+def loaded_inputs(plan: LoadPlan, units: Sequence[LoadedUnit]) -> LoadedInputs:
+    """The inputs, problems and skipped files of a plan's loaded units, in discovery order."""
+    slots = [units[u].slots[n] for u, n in kept_slots(units)]
+    skipped = [shown for _, shown in sorted(s for unit in units for s in unit.skipped)]
+    return LoadedInputs(
+        [i for slot in slots for i in slot.inputs],
+        plan.problems + [p for slot in slots for p in slot.problems],
+        plan.skipped + skipped,
+    )
 
 
 def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadedInputs:
     """Load every input found below ``paths``, in the order they are found."""
     options = options or LoadOptions()
     with collector_paused():  # parsing allocates millions of acyclic objects
-        found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
-        run = _Loader(options)
-        for item in found:
-            cancellation.check()
-            run.file(item)
-        run.finish()
-    inputs = [i for outcome in run.outcomes for i in outcome.inputs]
-    problems += [p for outcome in run.outcomes for p in outcome.problems]
-    return LoadedInputs(inputs, problems, skipped + run.skipped)
+        plan = plan_loading(paths, options)
+        return loaded_inputs(plan, [load_unit(unit, options) for unit in plan.units])

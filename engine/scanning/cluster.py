@@ -10,6 +10,15 @@ their States without source maps, pickled, one task each; each worker builds the
 results and the driver locates them in the source files, writing them in
 input order, so the report is the one ``--jobs 1`` builds.
 
+With a filesystem the workers share (``--cluster-shared-fs``) the driver only
+finds the files: each task is a file, or a directory's Terraform files (a
+:class:`~engine.inputs.discovery.LoadUnit`), which the worker loads, in the
+driver's working directory, evaluates and locates in the source files with
+the source maps it built. Kubernetes manifests, one State per directory, come
+back unloaded and go out again as one task per directory. The driver puts the
+units back in discovery order and leaves out Terraform modules another root
+module called, as a local load does.
+
 Dask reruns an input whose worker died on another worker; once an input has
 taken down ``distributed.scheduler.allowed-failures`` workers (3 by default,
 the scheduler's setting) it becomes that input's error. Losing the scheduler
@@ -20,20 +29,36 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import pickle
 import queue
 import threading
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.core.collector import collector_paused
 from engine.evaluation.prepared_rules import PreparedRules
-from engine.inputs.discovery import ScanInput
+from engine.inputs.discovery import (
+    InputProblem,
+    LoadedInputs,
+    LoadedSlot,
+    LoadedUnit,
+    LoadOptions,
+    LoadUnit,
+    ScanInput,
+    load_unit,
+    loaded_inputs,
+    manifest_units,
+    plan_loading,
+    split_unit,
+)
+from engine.results.building import ResourceIndex, locate_results
 from engine.results.report import ScanReport
 from engine.scanning.input_scan import Selected
 from engine.scanning.parallel import (
@@ -79,6 +104,18 @@ _worker_lock = threading.Lock()
 """One evaluator is used by one task at a time (a worker may run several threads)."""
 
 
+def _rules_on_worker(digest: str, payload: bytes) -> WorkerRules:
+    """The worker's evaluator for ``digest``, built from ``payload`` the first
+    time (call with :data:`_worker_lock` held)."""
+    rules = _worker_rules.get(digest)
+    if rules is None:
+        while len(_worker_rules) >= _KEPT_RULE_SETS:
+            oldest = next(iter(_worker_rules))
+            _worker_rules.pop(oldest).evaluator.close()
+        rules = _worker_rules[digest] = worker_rules(payload)
+    return rules
+
+
 def _evaluate_on_worker(pickled_input: bytes, digest: str, payload: bytes) -> bytes:
     """Run on a worker: one pickled input's pickled outcome, with the worker's
     evaluator for ``digest`` (built from ``payload`` the first time).
@@ -86,14 +123,65 @@ def _evaluate_on_worker(pickled_input: bytes, digest: str, payload: bytes) -> by
     Inputs and outcomes cross the cluster as pickled bytes: Dask then moves
     them without walking them, and the scheduler never unpickles a State."""
     with _worker_lock:
-        rules = _worker_rules.get(digest)
-        if rules is None:
-            while len(_worker_rules) >= _KEPT_RULE_SETS:
-                oldest = next(iter(_worker_rules))
-                _worker_rules.pop(oldest).evaluator.close()
-            rules = _worker_rules[digest] = worker_rules(payload)
-        outcome = evaluate(rules, pickle.loads(pickled_input))
+        outcome = evaluate(_rules_on_worker(digest, payload), pickle.loads(pickled_input))
     return pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+UnitOutcome = tuple[LoadedUnit, list[list[Outcome]]]
+"""A unit loaded on a worker (States without source maps) and the outcome of
+each input of each of its slots, results located."""
+
+
+def _load_and_evaluate_on_worker(pickled_unit: bytes, digest: str, payload: bytes) -> bytes:
+    """Run on a worker that sees the driver's files: load one pickled
+    (unit, load options, working directory, whether to defer manifests),
+    evaluate its inputs and locate their results; the pickled :data:`UnitOutcome`."""
+    unit, options, directory, defer = pickle.loads(pickled_unit)
+    with _worker_lock:
+        rules = _rules_on_worker(digest, payload)
+        done = load_and_evaluate(unit, options, directory, rules, defer)
+    return pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_and_evaluate(
+    unit: LoadUnit,
+    options: LoadOptions,
+    directory: str,
+    rules: WorkerRules | Exception,
+    defer_manifests: bool = False,
+) -> UnitOutcome:
+    """Load ``unit`` in ``directory`` (the driver's working directory: paths are
+    shown and resolved as there) and evaluate its inputs with ``rules``."""
+    previous = os.getcwd()
+    try:
+        os.chdir(directory)
+    except OSError as exc:
+        missing = (
+            f"not loaded on the cluster worker: it has no directory {directory} "
+            f"({exc.strerror or exc}); --cluster-shared-fs needs workers that see the "
+            "driver's paths"
+        )
+        slots = [
+            LoadedSlot(position, [], [InputProblem(found.shown, missing)])
+            for position, found in zip(unit.positions, unit.files, strict=True)
+        ]
+        return LoadedUnit(slots, []), [[] for _ in slots]
+    try:
+        loaded = load_unit(unit, options, defer_manifests)
+        outcomes = [[_located(rules, i) for i in slot.inputs] for slot in loaded.slots]
+    finally:
+        os.chdir(previous)
+    for slot in loaded.slots:
+        slot.inputs = [portable(i) for i in slot.inputs]
+    return loaded, outcomes
+
+
+def _located(rules: WorkerRules | Exception, scan_input: ScanInput) -> Outcome:
+    """One input's outcome, its results located with the input's source map."""
+    rule_results, errors = evaluate(rules, scan_input)
+    if rule_results is not None and scan_input.state.source_map is not None:
+        locate_results(rule_results, ResourceIndex(scan_input.state))
+    return rule_results, errors
 
 
 def _import_distributed() -> None:
@@ -190,8 +278,9 @@ def scan_on_cluster(
     outcomes: dict[int, Outcome] = {}
     written = 0
     with collector_paused():
-        for position, outcome in _completed(client, futures, inputs):
-            outcomes[position] = outcome
+        names = [scan_input.name for scan_input in inputs]
+        for position, value in _completed(client, futures, names):
+            outcomes[position] = (None, [value.message]) if isinstance(value, _Failed) else value
             while written in outcomes:
                 record(report, inputs[written], outcomes.pop(written))
                 written += 1
@@ -200,10 +289,88 @@ def scan_on_cluster(
     client.cancel([shared])
 
 
+def load_and_scan_on_cluster(
+    paths: Sequence[Path],
+    options: LoadOptions,
+    prepared: PreparedRules,
+    selected: Selected,
+    limits: Limits,
+    client: Client,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[LoadedInputs, list[Outcome]]:
+    """Find the inputs below ``paths`` and have ``client``'s workers, which see
+    the same files, load them and evaluate them with the ``selected`` rules:
+    the inputs as loaded (without source maps) and each one's outcome, results
+    located. Raises :class:`ClusterError` when the scheduler goes away."""
+    plan = plan_loading(paths, options)
+    payload = rules_payload(prepared, selected, limits)
+    digest = hashlib.sha256(payload).hexdigest()
+    run = uuid.uuid4().hex[:12]
+    directory = os.getcwd()
+    try:
+        shared = client.submit(bytes, payload, key=f"rego-engine-rules-{run}", pure=False)
+    except (OSError, TimeoutError, CancelledError) as exc:
+        raise ClusterError(f"the Dask scheduler went away: {exc}") from exc
+
+    def loaded_on_workers(units: list[LoadUnit], defer: bool, done: int) -> list[UnitOutcome]:
+        if not units:
+            return []
+        try:
+            futures = client.map(
+                _load_and_evaluate_on_worker,
+                [
+                    pickle.dumps((unit, options, directory, defer), pickle.HIGHEST_PROTOCOL)
+                    for unit in units
+                ],
+                digest=digest,
+                payload=shared,
+                key=[f"rego-engine-{run}-{done + i}" for i in range(len(units))],
+                pure=False,
+            )
+        except (OSError, TimeoutError, CancelledError) as exc:
+            raise ClusterError(f"the Dask scheduler went away: {exc}") from exc
+        ended: dict[int, UnitOutcome] = {}
+        with collector_paused():
+            names = [unit.name for unit in units]
+            for position, value in _completed(client, futures, names):
+                if isinstance(value, _Failed):
+                    first = units[position].positions[0]
+                    failed = LoadedSlot(first, [], [InputProblem(names[position], value.cause)])
+                    value = (LoadedUnit([failed], []), [[]])
+                ended[position] = value
+                if progress is not None:
+                    progress(done + len(ended), done + len(futures))
+        return [ended[position] for position in range(len(futures))]
+
+    pieces = [piece for unit in plan.units for piece in split_unit(unit)]
+    done = loaded_on_workers(pieces, True, 0)
+    manifests = manifest_units(pieces, [unit for unit, _ in done])
+    done += loaded_on_workers(manifests, False, len(pieces))
+    client.cancel([shared])
+    loaded = loaded_inputs(plan, [unit for unit, _ in done])
+    # An input's outcome is found by identity: each slot's inputs, in order.
+    by_input = {
+        id(scan_input): outcome
+        for unit, outcomes in done
+        for slot, slot_outcomes in zip(unit.slots, outcomes, strict=True)
+        for scan_input, outcome in zip(slot.inputs, slot_outcomes, strict=True)
+    }
+    return loaded, [by_input[id(scan_input)] for scan_input in loaded.inputs]
+
+
+class _Failed:
+    """A task the cluster could not finish: why, as an error naming its input."""
+
+    def __init__(self, name: str, cause: str) -> None:
+        self.cause = cause
+        self.message = f"{name}: {cause}"
+
+
 def _completed(
-    client: Client, futures: list[Future], inputs: list[ScanInput]
-) -> Iterator[tuple[int, Outcome]]:
-    """(position, outcome) of each input as its task ends, in any order."""
+    client: Client, futures: list[Future], names: list[str]
+) -> Iterator[tuple[int, Any]]:
+    """(position, unpickled result or :class:`_Failed`) of each task as it ends,
+    in any order; ``names`` name each task's input in errors."""
     ended: queue.SimpleQueue[int] = queue.SimpleQueue()
     for position, future in enumerate(futures):
         future.add_done_callback(lambda _, position=position: ended.put(position))
@@ -223,10 +390,10 @@ def _completed(
                 time.monotonic() - lost_since > SCHEDULER_GRACE
             ):
                 raise ClusterError(_lost(client))
-        yield position, _outcome(client, futures[position], inputs[position])
+        yield position, _result(client, futures[position], names[position])
 
 
-def _outcome(client: Client, future: Future, scan_input: ScanInput) -> Outcome:
+def _result(client: Client, future: Future, name: str) -> Any:
     from distributed import KilledWorker
 
     if future.status == "cancelled" and client.status != "running":
@@ -234,16 +401,17 @@ def _outcome(client: Client, future: Future, scan_input: ScanInput) -> Outcome:
     try:
         return pickle.loads(future.result())
     except KilledWorker:
-        return None, [
-            f"{scan_input.name}: the cluster gave up on it: workers evaluating it "
-            "stopped unexpectedly, one after another"
-        ]
+        return _Failed(
+            name,
+            "the cluster gave up on it: workers evaluating it stopped unexpectedly, "
+            "one after another",
+        )
     except CancelledError:
         if client.status != "running":
             raise ClusterError(_lost(client)) from None
-        return None, [f"{scan_input.name}: the cluster cancelled its evaluation"]
+        return _Failed(name, "the cluster cancelled its evaluation")
     except Exception as exc:  # an engine bug in the worker: report it with the input
-        return None, [f"{scan_input.name}: evaluation failed on a cluster worker: {exc!r}"]
+        return _Failed(name, f"evaluation failed on a cluster worker: {exc!r}")
 
 
 def _lost(client: Client) -> str:

@@ -38,6 +38,8 @@ from engine.wasm.host import Limits
 if TYPE_CHECKING:
     from distributed import Client
 
+    from engine.scanning.parallel import Outcome
+
 ProgressHook = Callable[[int, int], None]
 """Called with (steps done, total steps) as rules run over inputs."""
 
@@ -74,6 +76,9 @@ class ScanOptions:
     cluster: Client | None = None
     """A ``distributed.Client`` whose Dask cluster evaluates the inputs (``--cluster``);
     ``jobs`` then does not apply."""
+    cluster_shared_fs: bool = False
+    """Whether the cluster's workers see this machine's input paths (``--cluster-shared-fs``):
+    they then load the inputs themselves, and this process only finds the files."""
 
 
 def scan(
@@ -104,12 +109,6 @@ def scan(
             "no rules found: a rule is a package under rules. that defines deny "
             f"(searched {prepared.origin})"
         )
-    loaded = load_inputs(input_paths, options.load)
-    report.errors += [str(p) for p in loaded.problems]
-    if not loaded.inputs and not loaded.problems:
-        report.warnings.append(
-            "no supported input found in " + ", ".join(str(p) for p in input_paths)
-        )
     limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
     evaluator = (
         RuleEvaluator(rule_set, limits, statics=prepared.statics)
@@ -129,11 +128,33 @@ def scan(
             catalogue.append((rule.ref, metadata))
             if selection.selects(rule.ref, rule_id):
                 selected.rules.append(index)
-    selection_errors, selection_warnings = selection.problems(known)
-    report.errors += selection_errors
-    report.warnings += selection_warnings
     try:
-        if evaluator is not None and options.cluster is not None and loaded.inputs:
+        evaluated: list[Outcome] | None = None
+        if evaluator is not None and options.cluster is not None and options.cluster_shared_fs:
+            # Imported here: only a cluster scan loads Dask.
+            from engine.scanning.cluster import load_and_scan_on_cluster
+
+            ready = replace(prepared, statics=evaluator.statics)
+            loaded, evaluated = load_and_scan_on_cluster(
+                input_paths, options.load, ready, selected, limits, options.cluster,
+                options.progress,
+            )  # fmt: skip
+        else:
+            loaded = load_inputs(input_paths, options.load)
+        report.errors += [str(p) for p in loaded.problems]
+        if not loaded.inputs and not loaded.problems:
+            report.warnings.append(
+                "no supported input found in " + ", ".join(str(p) for p in input_paths)
+            )
+        selection_errors, selection_warnings = selection.problems(known)
+        report.errors += selection_errors
+        report.warnings += selection_warnings
+        if evaluated is not None:
+            from engine.scanning.parallel import record  # loaded with the cluster's module
+
+            for scan_input, outcome in zip(loaded.inputs, evaluated, strict=True):
+                record(report, scan_input, outcome)
+        elif evaluator is not None and options.cluster is not None and loaded.inputs:
             # Imported here: only a cluster scan loads Dask.
             from engine.scanning.cluster import scan_on_cluster
 

@@ -9,7 +9,16 @@ from typing import Any
 
 import pytest
 
-from engine.inputs.discovery import LoadOptions, glob_pattern, load_inputs
+from engine.inputs.discovery import (
+    LoadOptions,
+    glob_pattern,
+    load_inputs,
+    load_unit,
+    loaded_inputs,
+    manifest_units,
+    plan_loading,
+    split_unit,
+)
 from engine.inputs.loaders.detection import detect
 
 BUCKET = {"id": "b", "resource_type": "aws_s3_bucket", "attributes": {"acl": "private"}}
@@ -172,6 +181,75 @@ def test_terraform_root_modules_absorb_their_local_children(tmp_path: Path) -> N
     # named on its own, the child module is a root
     alone = load_inputs([tmp_path / "env" / "modules" / "net"])
     assert names([i.path for i in alone.inputs], tmp_path) == ["env/modules/net"]
+
+
+def test_units_are_directories_loaded_apart_and_merged_in_discovery_order(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path / "env" / "prod" / "main.tf", MAIN_TF)
+    write(tmp_path / "env" / "prod" / "state.json", json.dumps(STATE))
+    write(tmp_path / "env" / "modules" / "net" / "main.tf", NET_TF)
+    write(tmp_path / "k8s" / "a.yaml", POD.format(name="a"))
+    write(tmp_path / "k8s" / "b.yaml", POD.format(name="b"))
+    write(tmp_path / "k8s" / "notes.txt", "not an input\n")
+    write(tmp_path / "k8s" / "odd.json", "{}")
+    plan = plan_loading([tmp_path])
+    units = [names([str(f.path) for f in unit.files], tmp_path) for unit in plan.units]
+    assert units == [
+        ["env/modules/net/main.tf"],
+        ["env/prod/main.tf", "env/prod/state.json"],
+        ["k8s/a.yaml", "k8s/b.yaml", "k8s/odd.json"],
+    ]
+    assert [unit.positions for unit in plan.units] == [(0,), (1, 2), (3, 4, 5)]
+    assert names(plan.skipped, tmp_path) == ["k8s/notes.txt"]
+    assert plan.units[0].name.endswith("main.tf") and plan.units[2].name.endswith("k8s")
+    # Loaded apart, the called module is a root of its own; merged, it is prod's child.
+    loaded = [load_unit(unit) for unit in plan.units]
+    (called,) = loaded[0].slots
+    assert names([i.path for i in called.inputs], tmp_path) == ["env/modules/net"]
+    prod = loaded[1].slots[0].module
+    assert called.module is not None and prod is not None and called.module[0] <= prod[1]
+    merged = loaded_inputs(plan, loaded)
+    whole = load_inputs([tmp_path])
+    assert [i.name for i in merged.inputs] == [i.name for i in whole.inputs]
+    assert names([i.path for i in whole.inputs], tmp_path) == [
+        "env/prod",
+        "env/prod/state.json",
+        "k8s",
+    ]
+    assert merged.problems == whole.problems == []
+    assert merged.skipped == whole.skipped
+    assert names(whole.skipped, tmp_path) == ["k8s/notes.txt", "k8s/odd.json"]
+
+
+def test_split_units_defer_manifests_to_their_directory(tmp_path: Path) -> None:
+    write(tmp_path / "env" / "prod" / "main.tf", MAIN_TF)
+    write(tmp_path / "env" / "prod" / "state.json", json.dumps(STATE))
+    write(tmp_path / "env" / "prod" / "vars.tf", 'variable "x" {\n  default = 1\n}\n')
+    write(tmp_path / "k8s" / "a.yaml", POD.format(name="a"))
+    write(tmp_path / "k8s" / "b.yaml", POD.format(name="b"))
+    write(tmp_path / "k8s" / "cfn.yaml", CFN_YAML)
+    plan = plan_loading([tmp_path])
+    pieces = [piece for unit in plan.units for piece in split_unit(unit)]
+    assert [piece.positions for piece in pieces] == [(0, 2), (1,), (3,), (4,), (5,)]
+    loaded = [load_unit(piece, defer_manifests=True) for piece in pieces]
+    assert [unit.deferred for unit in loaded] == [[], [], [3], [4], []]
+    assert [len(unit.slots) for unit in loaded] == [1, 1, 0, 0, 1]
+    (manifests,) = manifest_units(pieces, loaded)
+    assert manifests.positions == (3, 4)
+    loaded.append(load_unit(manifests))
+    merged = loaded_inputs(plan, loaded)
+    whole = load_inputs([tmp_path])
+    assert [i.name for i in merged.inputs] == [i.name for i in whole.inputs]
+    assert names([i.path for i in whole.inputs], tmp_path) == [
+        "env/prod",
+        "env/prod/state.json",
+        "k8s",
+        "k8s/cfn.yaml",
+    ]
+    assert [i.state.document for i in merged.inputs] == [i.state.document for i in whole.inputs]
+    # Without deferring, a manifest alone is a State of its own.
+    assert len(load_unit(pieces[2]).slots[0].inputs) == 1
 
 
 def test_skip_paths_match_the_path_or_a_parent(tmp_path: Path) -> None:

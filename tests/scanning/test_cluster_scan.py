@@ -4,6 +4,7 @@ Real clusters on 127.0.0.1: a ``LocalCluster`` of two worker processes, and a
 ``dask scheduler`` with ``dask worker`` processes started as subprocesses.
 Workers killed mid-scan lose nothing; an input that keeps killing workers
 becomes its own error; a scheduler that goes away ends the scan with exit 2.
+With ``--cluster-shared-fs`` the workers load the inputs themselves.
 """
 
 from __future__ import annotations
@@ -36,13 +37,34 @@ from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import REPO_ROOT
-from engine.inputs.discovery import ScanInput
+from engine.inputs import discovery
+from engine.inputs.discovery import LoadOptions, ScanInput, plan_loading
 from engine.scanning import cluster
 from engine.scanning.cluster import ClusterError, cluster_client, local_workers
 from engine.scanning.scanner import ScanOptions, scan
 
 BIN = Path(sys.executable).parent
-GENERATED = 50
+GENERATED = 200
+
+ROOT_MODULE = """variable "acl" {
+  type    = string
+  default = "private"
+}
+
+module "store" {
+  source = "../modules/bucket"
+  acl    = var.acl
+}
+"""
+
+CALLED_MODULE = """variable "acl" {
+  type = string
+}
+
+resource "aws_s3_bucket" "called" {
+  acl = var.acl
+}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +79,12 @@ def rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The examples and scan corpus, an unparseable file, and generated States."""
+    """The examples and scan corpus, an unparseable file, a root module calling
+    a module in a directory of its own, and generated States."""
     directory = copy_sample_inputs(tmp_path_factory.mktemp("inputs"))
     write(directory / "broken" / "main.tf", 'resource "aws_s3_bucket" "x" {\n  acl = \n')
+    write(directory / "tf" / "root" / "main.tf", ROOT_MODULE)
+    write(directory / "tf" / "modules" / "bucket" / "main.tf", CALLED_MODULE)
     for i in range(GENERATED):
         buckets = {
             f"gen{i}_b{j}": {"acl": "public-read" if (i + j) % 3 == 0 else "private", "size": i * j}
@@ -91,7 +116,78 @@ def test_local_cluster_output_is_byte_identical(rules: Path, inputs: Path) -> No
     assert on_cluster.stdout_bytes == one.stdout_bytes
     assert "main.tf" in one.stderr
     assert '"line":' in one.stdout  # results located in IaC files
-    assert "aws_s3_bucket.gen49_b0" in one.stdout and one.stdout.count('"passed": false') > 10
+    assert "aws_s3_bucket.gen199_b0" in one.stdout and one.stdout.count('"passed": false') > 10
+    # The called module is scanned as part of its root, not as a root of its own.
+    assert "tf/root" in one.stdout and 'modules/bucket"' not in one.stdout
+
+
+def test_workers_on_a_shared_filesystem_load_the_inputs(
+    rules: Path, inputs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one = _scan(inputs, "-d", rules, "--jobs", "1")
+
+    def no_parsing_here(*_: object) -> None:
+        raise AssertionError("the driver parsed an input")
+
+    # Workers are processes of their own: only this process, the driver, is patched.
+    monkeypatch.setattr(discovery._Loader, "file", no_parsing_here)
+    shared = _scan(inputs, "-d", rules, "--cluster", "local:2", "--cluster-shared-fs")
+    assert (shared.exit_code, shared.stderr) == (one.exit_code, one.stderr)
+    assert shared.stdout_bytes == one.stdout_bytes
+    assert "main.tf" in shared.stderr and '"line":' in shared.stdout
+
+
+def test_shared_filesystem_with_the_library_client(
+    client: Client, rules: Path, inputs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local = scan([inputs], [rules])
+    seen: list[tuple[int, int]] = []
+    options = ScanOptions(
+        cluster=client, cluster_shared_fs=True, progress=lambda *step: seen.append(step)
+    )
+    monkeypatch.chdir(inputs)  # paths as shown are relative to the working directory
+    here = scan([Path(".")], [rules])
+    remote = scan([Path(".")], [rules], options)
+    assert remote.to_json() == here.to_json() and remote.errors == here.errors
+    assert here.to_json() != local.to_json()  # the paths differ: the worker used this directory
+    # A task per file (a directory's Terraform files together), then per manifest directory.
+    assert seen[-1][0] == seen[-1][1] > GENERATED
+
+
+def test_modules_and_var_files_outside_the_input_directory(
+    client: Client, rules: Path, tmp_path: Path
+) -> None:
+    write(tmp_path / "tf" / "root" / "main.tf", ROOT_MODULE)
+    module = write(tmp_path / "tf" / "modules" / "bucket" / "main.tf", CALLED_MODULE)
+    var_file = write(tmp_path / "vars" / "prod.tfvars", 'acl = "public-read"\n')
+    load = LoadOptions(var_files=(var_file,))
+    root = [tmp_path / "tf" / "root"]
+    local = scan(root, [rules], ScanOptions(load=load))
+    as_states = scan(root, [rules], ScanOptions(load=load, cluster=client))
+    shared = scan(root, [rules], ScanOptions(load=load, cluster=client, cluster_shared_fs=True))
+    assert as_states.to_json() == local.to_json() == shared.to_json()
+    document = local.to_json().decode()
+    assert str(module) in document and "public-read" in document
+
+
+def test_a_worker_without_the_working_directory_names_the_files(
+    rules: Path, inputs: Path, tmp_path: Path
+) -> None:
+    plan = plan_loading([inputs / "generated"])
+    missing = str(tmp_path / "not-here")
+    loaded, outcomes = cluster.load_and_evaluate(
+        plan.units[0], LoadOptions(), missing, ValueError()
+    )
+    problems = [str(p) for slot in loaded.slots for p in slot.problems]
+    assert len(problems) == len(plan.units[0].files) == GENERATED
+    assert problems[0].startswith(str(inputs / "generated" / "g000.json") + ": not loaded")
+    assert missing in problems[0] and "--cluster-shared-fs" in problems[0]
+    assert outcomes == [[] for _ in loaded.slots]
+
+
+def test_shared_fs_needs_a_cluster(rules: Path, inputs: Path) -> None:
+    result = _scan(inputs / "generated", "-d", rules, "--cluster-shared-fs")
+    assert result.exit_code == 2 and "needs --cluster" in result.stderr
 
 
 def test_library_client_keeps_one_evaluator_per_rule_set(
@@ -99,6 +195,7 @@ def test_library_client_keeps_one_evaluator_per_rule_set(
 ) -> None:
     seen: list[tuple[int, int]] = []
     local = scan([inputs], [rules])
+    client.run(lambda: cluster._worker_rules.clear())  # what earlier tests left
     options = ScanOptions(cluster=client, progress=lambda *step: seen.append(step))
     remote = scan([inputs], [rules], options)
     again = scan([inputs / "generated"], [rules], ScanOptions(cluster=client))
@@ -123,9 +220,7 @@ def test_a_worker_killed_mid_scan_loses_nothing(client: Client, rules: Path, inp
             killed.append(done)
 
     local = scan([inputs / "generated"], [rules])
-    remote = scan(
-        [inputs / "generated"], [rules], ScanOptions(cluster=client, progress=kill_once)
-    )
+    remote = scan([inputs / "generated"], [rules], ScanOptions(cluster=client, progress=kill_once))
     assert killed
     assert remote.to_json() == local.to_json() and remote.errors == local.errors == []
     client.wait_for_workers(2, timeout=60)
