@@ -453,6 +453,7 @@ def _scan_and_write(
     from engine.results.formats.view import unlisted_rule_errors
     from engine.results.severity_filter import at_or_above
     from engine.rules.compiler import CompileError
+    from engine.wasm.host import EvalError
 
     try:
         report = _run_scan(
@@ -462,7 +463,7 @@ def _scan_and_write(
             cluster,
             color=not no_color,
         )
-    except (CompileError, OpaNotFound, BundleError) as exc:
+    except (CompileError, OpaNotFound, BundleError, EvalError) as exc:
         if debug_enabled():
             raise
         fail(str(exc))

@@ -474,9 +474,18 @@ class PolicyInstance:
         # declares 2 pages whatever the size of its constants.
         min_pages = max(min_pages, data_pages(policy.wasm))
         max_pages = max(min_pages, self.limits.max_pages)
-        self.memory = wasmtime.Memory(
-            self.store, wasmtime.MemoryType(wasmtime.Limits(min_pages, max_pages))
-        )
+        try:
+            self.memory = wasmtime.Memory(
+                self.store, wasmtime.MemoryType(wasmtime.Limits(min_pages, max_pages))
+            )
+        except wasmtime.WasmtimeError as exc:
+            # wasmtime reserves the whole 32-bit address range (about 4 GiB of virtual
+            # memory) up front: an address-space limit below that refuses the memory.
+            reason = str(exc).splitlines()[0]
+            raise EvalError(
+                "cannot reserve the Wasm memory: the process's address-space limit "
+                f"(ulimit -v) leaves less than the 4 GiB wasmtime reserves: {reason}"
+            ) from None
         linker = wasmtime.Linker(engine)
         linker.define(self.store, "env", "memory", self.memory)
         self._memory_context = self.store._context()

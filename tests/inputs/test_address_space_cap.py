@@ -68,3 +68,21 @@ def test_json_with_room_is_parsed_by_orjson_exactly(tmp_path: Path) -> None:
 
     doc = {"a": [1, 2.5, "x", None, True], "b": {"c": -(2**63)}}
     assert parse_json(json.dumps(doc).encode()) == doc
+
+
+_SCAN_UNDER_CAP = """
+import resource, sys
+cap = 3 << 30  # below the 4 GiB of address space wasmtime reserves for a memory
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+sys.argv = ["rego-engine", "scan", sys.argv[1], "-f", "json"]
+from engine.cli.main import main
+main()
+"""
+
+
+def test_a_cap_below_what_wasmtime_reserves_is_a_clear_error() -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples" / "kubernetes"
+    done = run_bounded(["-c", _SCAN_UNDER_CAP, str(examples)], memory_mib=8192, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "error: cannot reserve the Wasm memory" in done.stderr
+    assert "ulimit -v" in done.stderr and "internal error" not in done.stderr
