@@ -108,3 +108,41 @@ def test_the_cli_writes_and_reads_a_baseline(tree: Path) -> None:
     ]
     missing = CliRunner().invoke(app, ["scan", *map(str, base), "--baseline", "nope.json"])
     assert missing.exit_code == 2 and "nope.json: no such baseline file" in missing.stderr
+
+
+def test_a_baseline_of_the_examples_covers_every_input_type(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Terraform, a plan, CloudFormation and Kubernetes: the examples' 52 failures
+    recorded, then reported as ignored in every format, and the scan passes."""
+    repo = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(repo)
+    path = tmp_path / "baseline.json"
+    wrote = CliRunner().invoke(app, ["scan", "examples/", "--baseline-write", str(path)])
+    assert wrote.exit_code == 1
+    recorded = json.loads(path.read_text())["findings"]
+    assert len(recorded) == 52
+    assert {f["resource_type"].split("_")[0].split("::")[0] for f in recorded} >= {
+        "aws",
+        "AWS",
+        "Deployment",
+    }
+    outputs = {fmt: tmp_path / f"out.{fmt}" for fmt in ("json", "sarif", "junit", "github")}
+    args = ["scan", "examples/", "--baseline", str(path)]
+    for fmt, out in outputs.items():
+        args += ["-f", fmt, "-o", str(out)]
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.stderr
+    doc = json.loads(outputs["json"].read_text())
+    failing = [
+        r
+        for entry in doc["results"]
+        for rule in entry["rule_results"]
+        for r in rule["results"]
+        if not r["passed"]
+    ]
+    assert len(failing) == 52 and all(r["ignored"] for r in failing)
+    sarif = json.loads(outputs["sarif"].read_text())
+    assert all(r.get("suppressions") for r in sarif["runs"][0]["results"])
+    assert 'failures="0"' in outputs["junit"].read_text()
+    assert "::error " not in outputs["github"].read_text()
