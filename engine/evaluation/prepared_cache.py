@@ -22,6 +22,7 @@ import os
 import stat
 from pathlib import Path
 
+from engine.core.atomic_files import write_atomically
 from engine.core.paths import BUILTINS_DIR, REGO_LIB_DIR, REGO_RELATIONS_DIR, cache_dir
 from engine.evaluation.bundle import BundleError, bundle_members, read_bundle
 from engine.evaluation.evaluator import RuleStatics
@@ -114,10 +115,6 @@ def store(key: str, prepared: PreparedRules, statics: list[RuleStatics], abi: st
     a cache that cannot be written is skipped."""
     path = _entry(key)
     try:
-        data = bundle_members(prepared, statics, abi)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+        write_atomically(path, bundle_members(prepared, statics, abi), create_parents=True)
     except OSError:
         return

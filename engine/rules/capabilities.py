@@ -10,14 +10,15 @@ as :mod:`engine.relations.snyk_api`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.atomic_files import write_atomically
 from engine.core.paths import BUILTINS_DIR, cache_dir
 from engine.rules.opa import Opa
 
@@ -63,13 +64,9 @@ def opa_capabilities(opa: Opa) -> dict[str, Any]:
     out = subprocess.run(
         [str(opa.path), "capabilities", "--current"], capture_output=True, check=True
     ).stdout
-    try:  # a corrupt file is replaced; a cache that cannot be written is skipped
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(out)
-        tmp.replace(path)
-    except OSError:
-        pass
+    # a corrupt file is replaced; a cache that cannot be written is skipped
+    with contextlib.suppress(OSError):
+        write_atomically(path, out, create_parents=True)
     return dict(json.loads(out))
 
 

@@ -21,6 +21,7 @@ import secrets
 import stat
 from pathlib import Path
 
+from engine.core.atomic_files import write_atomically
 from engine.core.paths import cache_dir, cache_key_path
 
 KEY_BYTES = 32
@@ -134,9 +135,6 @@ def store(key: bytes, wasm: bytes, native: bytes) -> None:
     nothing happens when the cache cannot be written."""
     path = entry_path(wasm)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-        tmp.write_bytes(_tag(key, wasm, native) + native)
-        tmp.replace(path)
+        write_atomically(path, _tag(key, wasm, native) + native, create_parents=True)
     except OSError:
         return
