@@ -110,9 +110,11 @@ def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value
 def _ignore_list(path: Path | None) -> IgnoreList | None:
     """The ignore file named by ``--ignore-file``, else the default one when present."""
     if path is None:
+        # the default file is part of the scanned tree: read only inside it
         path = Path(DEFAULT_IGNORE_FILE)
         if not path.is_file():
             return None
+        return _read_settings(path, "ignore file", partial(load_ignore_file, root=Path.cwd()))
     return _read_settings(path, "ignore file", load_ignore_file)
 
 

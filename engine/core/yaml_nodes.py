@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.core.confined_files import read_confined
+
 if TYPE_CHECKING:
     import yaml
 
@@ -24,12 +26,13 @@ class YamlFileError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def compose_file(path: Path) -> yaml.Node | None:
-    """The YAML document in ``path`` as a node tree (None for an empty file)."""
+def compose_file(path: Path, root: Path | None = None) -> yaml.Node | None:
+    """The YAML document in ``path`` as a node tree (None for an empty file); with
+    ``root``, a file whose real path leaves ``root`` is not read."""
     import yaml
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_confined(path, root).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise YamlFileError(path, None, f"cannot read: {reason}") from None

@@ -80,15 +80,16 @@ class IgnoreList:
     path: str = ""
 
 
-def load_ignore_file(path: Path) -> IgnoreList:
-    """Read an ignore file; raises :class:`YamlFileError` (file and line) when it is malformed."""
+def load_ignore_file(path: Path, root: Path | None = None) -> IgnoreList:
+    """Read an ignore file; raises :class:`YamlFileError` (file and line) when it is
+    malformed, or when ``root`` is given and its real path leaves ``root``."""
     import yaml
 
-    root = compose_file(path)
-    if root is None:
+    document = compose_file(path, root)
+    if document is None:
         return IgnoreList((), str(path))
     listing: yaml.Node | None = None
-    for key, line, value_node in mapping_items(root, path, "the ignore file"):
+    for key, line, value_node in mapping_items(document, path, "the ignore file"):
         if key != "ignores":
             raise YamlFileError(path, line, f"unknown key {key!r} (the file holds 'ignores')")
         listing = value_node

@@ -140,8 +140,10 @@ def load_config(path: Path, cwd: Path | None = None, *, trusted: bool = True) ->
     Relative paths in it become paths relative to ``cwd`` (default: the
     current directory), so they name what they name from the file's directory.
     An untrusted file (found in the scanned tree, not named by the user) has
-    the keys it may not set dropped into :attr:`ScanConfig.refused`."""
-    root = compose_file(path)
+    the keys it may not set dropped into :attr:`ScanConfig.refused`, and is read only
+    when it really lies in the directory it was found in (not through a symbolic
+    link leading out of it)."""
+    root = compose_file(path, None if trusted else path.parent)
     config = ScanConfig(path, {})
     if root is None:
         return config

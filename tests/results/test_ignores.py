@@ -13,7 +13,13 @@ from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.yaml_nodes import YamlFileError
-from engine.results.ignores import IgnoreEntry, IgnoreList, apply_ignores, load_ignore_file
+from engine.results.ignores import (
+    DEFAULT_IGNORE_FILE,
+    IgnoreEntry,
+    IgnoreList,
+    apply_ignores,
+    load_ignore_file,
+)
 from engine.results.report import ScanReport
 from engine.scanning.scanner import ScanOptions, scan
 
@@ -258,3 +264,16 @@ def test_an_entry_naming_no_rule_of_the_scan_is_warned_about(tree: Path) -> None
         "scan's rules"
     ]
     assert {o[0] for o in outcomes(report) if o[3]} == {"T1"}
+
+
+def test_the_default_ignore_file_is_not_read_through_a_link_out_of_the_tree(
+    tree: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "accepted.yaml"
+    outside.write_text("ignores:\n  - {rule: T1, reason: from outside}\n")
+    (tree / DEFAULT_IGNORE_FILE).symlink_to(outside)
+    monkeypatch.chdir(tree)
+    result = CliRunner().invoke(app, ["scan", "in", "-d", "rules", "-f", "json"])
+    assert result.exit_code == 2
+    assert "symbolic link leads outside" in result.stderr
+    assert DEFAULT_IGNORE_FILE in result.stderr

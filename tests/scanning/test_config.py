@@ -324,3 +324,18 @@ def test_a_found_file_may_tighten_bounds_but_not_loosen_them(repo: Path) -> None
         "'max-file-size' may only be lowered from its default (256) in a configuration file "
         "found in the scanned tree; name the file with --config to trust it",
     ]
+
+
+def test_a_found_file_that_links_out_of_its_directory_is_not_read(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = write(tmp_path / "outside" / "conf.yaml", "fail-on: none\n")
+    (repo / CONFIG_FILE).symlink_to(outside)
+    monkeypatch.chdir(repo)
+    with pytest.raises(YamlFileError, match="cannot read: symbolic link leads outside"):
+        load_config(repo / CONFIG_FILE, cwd=repo, trusted=False)
+    result = invoke("infra", "-d", repo / "policies")
+    assert result.exit_code == 2
+    assert f"{repo / CONFIG_FILE}: cannot read: symbolic link leads outside" in result.stderr
+    named = load_config(repo / CONFIG_FILE, cwd=repo)  # a file the user names is trusted
+    assert named.values == {"fail_on": "none"}
