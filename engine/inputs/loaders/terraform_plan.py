@@ -44,6 +44,7 @@ from engine.inputs.loaders.loaded import (
     ResolvedReference,
     state_document,
 )
+from engine.inputs.loaders.terraform_tags import resource_tags
 from engine.inputs.loaders.terraform_values import (
     ModuleResource,
     ResourceTable,
@@ -53,7 +54,6 @@ from engine.inputs.loaders.terraform_values import (
     provider_short_name,
     require_list,
     require_object,
-    string_tags,
 )
 from engine.inputs.source_map import AttributePath
 
@@ -125,7 +125,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         references += resolver.written_references(resource, resolved)
         actions = change.get("actions")
         entry["meta"] = configuration.meta(resource, config, actions)
-        entry["tags"] = string_tags(entry["attributes"]) or {}
+        entry["tags"] = resource_tags(resource.type.removeprefix("data."), entry["attributes"])
     version = doc.get("terraform_version")
     meta = {"terraform_version": version if isinstance(version, str) else None}
     document = state_document(INPUT_TYPE, table.resources, filepath=path, meta=meta)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.inputs.loaders.loaded import LoaderError, resource_entry
+from engine.inputs.loaders.terraform_tags import resource_tags
 from engine.inputs.source_map import AttributePath, DocumentPath, DocumentSourceMap
 
 
@@ -69,14 +70,6 @@ def check_format_version(doc: dict[str, Any], what: str, oldest: tuple[int, int]
 def state_type(mode: str, resource_type: str) -> str:
     """The State's resource type: the Terraform type, ``data.<type>`` for data sources."""
     return f"data.{resource_type}" if mode == "data" else resource_type
-
-
-def string_tags(attributes: dict[str, Any]) -> dict[str, str] | None:
-    """The ``tags`` attribute when it is an object of strings."""
-    tags = attributes.get("tags")
-    if isinstance(tags, dict) and all(isinstance(v, str) for v in tags.values()):
-        return tags
-    return None
 
 
 def provider_short_name(provider_name: str) -> str:
@@ -186,7 +179,7 @@ class ResourceTable:
             self.namespace,
             attributes,
             meta=meta,
-            tags=string_tags(attributes),
+            tags=resource_tags(resource_type.removeprefix("data."), attributes),
         )
         self.paths[(resource_type, key)] = (0, document_path)
         if key.endswith("]") and "[" in key:
