@@ -335,10 +335,7 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
             if name in rule.names:
                 lines.append(f'r{i}_static["{key}"] := {ref}.{name}')
         if "metadata" not in rule.names and "__rego__metadoc__" not in rule.names:
-            parts = rule.package.split(".")
             lines.append(f'r{i}_static["metadata"] := {ref}.metadata')
-            if len(parts) > 2:
-                lines.append(f'r{i}_static["parent_metadata"] := {data_ref(parts[:-1])}.metadata')
         judgement = rule.judgement
         lines.append(f"r{i}_multi := __rego_engine_result(r{i}_judgements)")
         for name in (judgement, "resources") if "resources" in rule.names else (judgement,):
