@@ -291,10 +291,12 @@ def compare_package(
             differences.append(f"result {where}: {first_difference('', mapped(mine), view)}")
         if bare:
             continue
-        found = first_difference("", attributes_view(mine), attributes_view(result))
-        if found:
+        ours_read, theirs_read = attributes_view(mine), attributes_view(result)
+        if first_difference("", ours_read, theirs_read):
             attributes_differ = True
-            tally.attribute_details.append(f"{package} {where}: attributes{found}")
+            tally.attribute_details.append(
+                f"{package} {where}: attributes {_paths(ours_read)} != {_paths(theirs_read)}"
+            )
     for extra in unmatched:
         where = "/".join(_identity(extra, mapping)[1:])
         differences.append(f"result {where} ({_passed(extra)}) extra")
@@ -306,6 +308,13 @@ def compare_package(
         tally.details.extend(f"{package}: {d}" for d in differences)
     else:
         tally.equal += 1
+
+
+def _paths(read: list[list[Any]]) -> str:
+    """The attribute paths of an :func:`attributes_view`, per resource, with lines."""
+    return json.dumps(
+        [[f"{'.'.join(map(str, path))}@{spot.get('line', '?')}" for path, spot in r] for r in read]
+    )
 
 
 def _passed(result: dict[str, Any]) -> str:

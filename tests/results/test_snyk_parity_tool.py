@@ -123,7 +123,7 @@ def test_packages_compared_with_attributes_counted_apart(tmp_path: Path) -> None
     assert examples.attributes_equal == 0
     assert examples.first == {"data.rules.other.tf": "package missing"}
     assert examples.attribute_details == [
-        "data.rules.named.tf aws_s3_bucket/aws_s3_bucket.a: attributes[0] length 0 != 1"
+        'data.rules.named.tf aws_s3_bucket/aws_s3_bucket.a: attributes [[]] != [["bucket@2"]]'
     ]
     fugue = tallies["fuguerules"]
     # snyk lists no resources for a fugue-style result: the engine's own resource
