@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity clean-cache
+.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity snyk-parity clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -66,6 +66,10 @@ bench-peers: setup
 # SNYK_PE_DIR=/path/to/policy-engine make loader-parity
 loader-parity: setup
 	$(BIN)/python bench/loader_parity.py $(SNYK_PE_DIR)
+
+# SNYK_PE_DIR=/path/to/policy-engine make snyk-parity
+snyk-parity: setup
+	$(BIN)/python bench/snyk_parity.py $(SNYK_PE_DIR)
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/prepared

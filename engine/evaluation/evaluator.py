@@ -52,6 +52,8 @@ class RuleRun:
     """Multi-resource: the value of ``resources`` (None when undefined)."""
     per_resource: dict[int, Any] = field(default_factory=dict)
     """Single-resource: resource index (in key order) → judgement value, when defined."""
+    per_resource_context: dict[int, Any] = field(default_factory=dict)
+    """Single-resource: resource index → value of ``resources``, when the rule defines it."""
     resource_types: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -246,6 +248,7 @@ class RuleEvaluator:
     def _run_single(self, index: int, run: RuleRun) -> None:
         judgements, found = self._judgements(index, "single")
         reader = judgements.reader
-        for pair in reader.array(found) if found is not None else []:
-            position, value = reader.array(pair)
-            run.per_resource[reader.read(position)] = judgements.judgement(value)
+        for entry in reader.array(found) if found is not None else []:
+            position, value, *context = reader.array(entry)
+            into = run.per_resource_context if context else run.per_resource
+            into[reader.read(position)] = judgements.judgement(value)

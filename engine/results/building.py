@@ -375,6 +375,15 @@ class _ResultSet:
             builder.add_resource(resource, info.get("attributes"))
         _add_context(builder, info)
 
+    def context(self, key: ResourceKey, infos: Any) -> None:
+        """Add the ``context`` of a single-resource rule's ``resources`` infos for
+        one resource to that resource's results."""
+        builders = [b for b in self.builders.values() if b.primary == key]
+        for info in _members(infos):
+            if isinstance(info, dict):
+                for builder in builders:
+                    _add_context(builder, info)
+
     def fugue(self, judgement: Any) -> None:
         """Add a fugue ``policy[j]`` judgement ``{valid, id, type, namespace, message}``."""
         if not isinstance(judgement, dict):
@@ -553,6 +562,8 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
                 out.passing(key)
             for info in infos:
                 out.deny(info, key)
+            if position in run.per_resource_context:
+                out.context(key, run.per_resource_context[position])
         return out
     if judgement == "policy":
         for item in _members(run.judgement) if run.judgement is not None else []:

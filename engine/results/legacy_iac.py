@@ -249,6 +249,7 @@ def build_legacy_rule_results(
                     package,
                     RuleMetadata(
                         id=public_id,
+                        kind="",  # snyk gives a legacy IaC rule no kind
                         title=_text(info, "title"),
                         description=_text(info, "impact"),
                         references=[r for r in references or [] if isinstance(r, str)]

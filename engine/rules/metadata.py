@@ -1,8 +1,7 @@
 """Static facts of a rule: metadata, the input types it accepts, its resource type.
 
 Metadata comes from the package's ``metadata`` rule, else the legacy
-``__rego__metadoc__``, else a data document at ``data.<package>.metadata``
-(or, for ``rules.<name>.<variant>``, at ``data.rules.<name>.metadata``).
+``__rego__metadoc__``, else a data document at ``data.<package>.metadata``.
 
 It is normalised as snyk's policy engine does: ``kind`` defaults to
 ``vulnerability``; ``controls`` become a list of strings (the old-style object
@@ -183,8 +182,6 @@ def metadata_from_statics(statics: dict[str, Any]) -> RuleMetadata:
         return metadata_from_document(statics["metadata"])
     if "metadoc" in statics:
         return metadata_from_metadoc(statics["metadoc"])
-    if "parent_metadata" in statics:
-        return metadata_from_document(statics["parent_metadata"])
     return RuleMetadata()
 
 

@@ -335,10 +335,7 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
             if name in rule.names:
                 lines.append(f'r{i}_static["{key}"] := {ref}.{name}')
         if "metadata" not in rule.names and "__rego__metadoc__" not in rule.names:
-            parts = rule.package.split(".")
             lines.append(f'r{i}_static["metadata"] := {ref}.metadata')
-            if len(parts) > 2:
-                lines.append(f'r{i}_static["parent_metadata"] := {data_ref(parts[:-1])}.metadata')
         judgement = rule.judgement
         lines.append(f"r{i}_multi := __rego_engine_result(r{i}_judgements)")
         for name in (judgement, "resources") if "resources" in rule.names else (judgement,):
@@ -352,7 +349,18 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
             else:
                 lines.append(f'r{i}_judgements["{name}"] := {ref}.{name}')
         if "resource_type" in rule.names and not rule.legacy:
-            lines.append(f"r{i}_single := __rego_engine_result(r{i}_per_resource)")
+            per_resource = f"r{i}_per_resource"
+            if "resources" in rule.names:
+                # A single-resource rule's ``resources`` infos give context; they are
+                # asked per resource as its judgement is, as ``[j, infos, true]``.
+                per_resource = f"array.concat({per_resource}, r{i}_per_resource_context)"
+                lines.append(
+                    f"r{i}_per_resource_context := [[j, d, true] |\n"
+                    f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '
+                    f'"scope": {{}}}})\n'
+                    f"\td := {ref}.resources with input as r\n]"
+                )
+            lines.append(f"r{i}_single := __rego_engine_result({per_resource})")
             lines.append(
                 f"r{i}_per_resource := [[j, d] |\n"
                 f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '

@@ -139,6 +139,8 @@ def test_a_legacy_rule_runs_over_terraform_as_snyk_runs_it(tmp_path: Path) -> No
     ]
     one, two, three = rules
     assert one["description"] == "Anyone can read it"
+    # snyk's engine reports no kind for a legacy IaC rule (the default applies to Rego rules).
+    assert one["kind"] == ""
     assert one["references"] == ["https://example.com/acl"]
     (public,) = one["results"]
     assert (public["resource_type"], public["resource_id"], public["passed"]) == (

@@ -181,6 +181,28 @@ deny contains info if {
 
 
 @needs_opa
+def test_a_single_resource_rules_resources_info_gives_context(tmp_path: Path) -> None:
+    """snyk's example 12: a single-resource rule's `resources` infos, asked with
+    the resource as `input`, give the context of that resource's result, passed
+    or failed."""
+    rego = """package rules.single_ctx
+resource_type = "aws_s3_bucket"
+deny[info] {
+  input.id == "bad"
+  info := {"message": "bad bucket"}
+}
+resources[info] {
+  info := {"context": {"name": input.id}}
+}
+"""
+    rule = _scan_one_rule(tmp_path, rego, {"good": "aws_s3_bucket", "bad": "aws_s3_bucket"})
+    assert [(r.resource_id, r.passed, r.message, r.context) for r in rule.results] == [
+        ("bad", False, "bad bucket", {"name": "bad"}),
+        ("good", True, "", {"name": "good"}),
+    ]
+
+
+@needs_opa
 def test_a_single_resource_allow_with_messages_passes_with_the_first(tmp_path: Path) -> None:
     """fugue's `allow[msg]`: a resource with a message passes with it (the
     first in value order); one without any fails."""

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from oracle import needs_opa
+
 from engine.rules.metadata import (
     DEFAULT_KIND,
     metadata_from_document,
@@ -9,6 +14,7 @@ from engine.rules.metadata import (
     normalise_controls,
     normalise_references,
 )
+from engine.scanning.scanner import scan
 
 
 def test_kind_defaults_to_vulnerability() -> None:
@@ -75,3 +81,26 @@ def test_keyed_references_apply_by_input_type() -> None:
         "cloudformation": ["https://cfn"],
         "terraform": ["https://tf"],
     }
+
+
+@needs_opa
+def test_metadata_data_documents_apply_to_their_own_package_only(tmp_path: Path) -> None:
+    """A data document ``rules/<name>/metadata.json`` is the metadata of
+    ``package rules.<name>``; ``package rules.<name>.tf`` does not inherit it
+    (snyk's engine reads metadata from the package's own rules; its example 7)."""
+    rules = tmp_path / "rules" / "rules"
+    meta = {"metadata": {"id": "DOC-1", "controls": {"Fam": {"v1": ["a"]}}}}
+    for name in ("own", "variant"):
+        (rules / name).mkdir(parents=True)
+        (rules / name / "metadata.json").write_text(json.dumps(meta))
+    deny = 'resource_type := "aws_s3_bucket"\ndeny contains "no" if input.id == "x"\n'
+    for name, package in (("own", "rules.own"), ("variant", "rules.variant.tf")):
+        (rules / name / "rule.rego").write_text(f"package {package}\nimport rego.v1\n{deny}")
+    state = tmp_path / "s.json"
+    bucket = {"id": "x", "resource_type": "aws_s3_bucket", "attributes": {}}
+    doc = {"input_type": "tf_hcl", "resources": {"aws_s3_bucket": {"x": bucket}}}
+    state.write_text(json.dumps(doc))
+    report = scan([state], [tmp_path / "rules"])
+    found = {r.package: r.metadata for r in report.inputs[0].rule_results}
+    assert (found["data.rules.own"].id, found["data.rules.own"].controls) == ("DOC-1", ["Fam_v1_a"])
+    assert (found["data.rules.variant.tf"].id, found["data.rules.variant.tf"].controls) == ("", [])
