@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity snyk-parity clean-cache
+.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity snyk-parity compat clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -70,6 +70,11 @@ loader-parity: setup
 # SNYK_PE_DIR=/path/to/policy-engine make snyk-parity
 snyk-parity: setup
 	$(BIN)/python bench/snyk_parity.py $(SNYK_PE_DIR)
+
+# regula's rules and library over its example inputs, against `regula run` (opt-in):
+# make compat REGULA_DIR=/path/to/regula REGULA_BIN=/path/to/regula-binary
+compat: setup
+	$(BIN)/python bench/regula_parity.py "$(REGULA_DIR)" "$(REGULA_BIN)"
 
 clean-cache:
 	rm -rf $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/modules $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/native $${REGO_ENGINE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/rego-engine}/prepared

@@ -323,6 +323,32 @@ def test_attributes_ids_and_parents() -> None:
     assert subnet["meta"] == {"arm": {"parent_id": net_id}}
 
 
+def test_a_nested_type_of_several_segments_is_relative_to_its_parent() -> None:
+    account = {
+        "type": "Microsoft.Storage/storageAccounts",
+        "apiVersion": "2021-04-01",
+        "name": "store",
+        "resources": [
+            {"type": "blobServices/containers", "apiVersion": "2021-04-01", "name": "default/c"},
+            {
+                "type": "Microsoft.Storage/storageAccounts/blobServices",
+                "apiVersion": "2021-04-01",
+                "name": "store/default",
+            },
+        ],
+    }
+    loaded = load_doc(template(account))
+    account_id = "Microsoft.Storage/storageAccounts/store"
+    container_id = f"{account_id}/blobServices/default/containers/c"
+    service_id = f"{account_id}/blobServices/default"
+    assert keys(loaded) == [account_id, container_id, service_id]
+    resources = loaded.document["resources"]
+    container = resources["Microsoft.Storage/storageAccounts/blobServices/containers"]
+    assert container[container_id]["attributes"]["_parent_id"] == service_id
+    service = resources["Microsoft.Storage/storageAccounts/blobServices"][service_id]
+    assert service["attributes"]["_parent_id"] == account_id
+
+
 def test_language_version_2_symbolic_resources() -> None:
     doc = {
         "$schema": SCHEMA,

@@ -3,8 +3,11 @@
 Child resources nested in a resource's ``resources`` get their parent's type
 and name as prefixes, as ARM does (``Microsoft.Network/virtualNetworks`` +
 ``subnets`` → ``Microsoft.Network/virtualNetworks/subnets``, name
-``vnet1/subnet1``). A resource's key and id are its resource id, types and
-names interleaved as Azure writes them
+``vnet1/subnet1``; a relative type may have several segments,
+``blobServices/containers``); a nested type that starts with a namespace
+(``Microsoft.Network/virtualNetworks/subnets``) is written in full. A
+resource's key and id are its resource id, types and names interleaved as
+Azure writes them
 (``Microsoft.Network/virtualNetworks/vnet1/subnets/subnet1``), which is also
 what ``resourceId()`` gives for it; its namespace is the template's path. Its
 attributes are the resource object without ``name``, ``type``, ``tags``,
@@ -165,7 +168,7 @@ def _instances(
                 text = f"{text}[{'*' if index is None else index}]"
             evaluated_type = evaluator.evaluate(resource["type"], None, at)
             resource_type = evaluated_type if isinstance(evaluated_type, str) else resource["type"]
-            if parent is not None and "/" not in resource_type:
+            if parent is not None and not _qualified(resource_type):
                 resource_type = f"{parent.resource_type}/{resource_type}"
                 text = f"{parent.name_text}/{text}"
                 name = f"{parent.name}/{name}" if parent.name and isinstance(name, str) else None
@@ -183,6 +186,13 @@ def _instances(
             if children is not None:
                 nested = _declarations(children, (*path, "resources"), raw)
                 yield from _instances(evaluator, nested, raw, instance)
+
+
+def _qualified(resource_type: str) -> bool:
+    """Whether a nested resource's type is written in full: it starts with a
+    resource provider namespace (``Microsoft.Storage/...``), not with a type
+    relative to its parent (``subnets``, ``blobServices/containers``)."""
+    return "." in resource_type.split("/", 1)[0]
 
 
 def _unique(instances: list[_Instance]) -> list[tuple[str, _Instance]]:
