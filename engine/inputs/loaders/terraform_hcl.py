@@ -674,21 +674,17 @@ class _Module:
         except KeyError:
             pass
         default = declared.body.attributes.get("default")
-        if default is None:
-            raise EvaluationError(f"variable {name!r} has no value")
+        if default is None:  # as snyk's loader: a string is its own name, else null
+            return f"{self.prefix}var.{name}" if _declared_type(declared) == "string" else None
         if isinstance(default.expression, JsonExpression):
             return default.expression.value
         return materialize(evaluate(default.expression, _LITERAL_CONTEXT))
 
     def _typed(self, declared: Block, value: Any) -> Any:
         """``value`` converted to the variable's declared primitive type, when it has one."""
-        written = declared.body.attributes.get("type")
-        if written is None or value is None:
+        if value is None:
             return value
-        if isinstance(written.expression, JsonExpression):
-            kind = str(written.expression.value).strip("${}")
-        else:
-            kind = identifier_name(written.expression) or ""
+        kind = _declared_type(declared)
         converters: dict[str, Callable[[Any], Any]] = {
             "string": to_string,
             "number": to_number,
@@ -724,6 +720,16 @@ class _Module:
         if name is None:
             name = block.labels[0].split("_", 1)[0]
         return self.providers.get(name, _Provider(name))
+
+
+def _declared_type(declared: Block) -> str:
+    """The ``type`` of a ``variable`` block when it is one name (``string``), else ``""``."""
+    written = declared.body.attributes.get("type")
+    if written is None:
+        return ""
+    if isinstance(written.expression, JsonExpression):
+        return str(written.expression.value).strip("${}")
+    return identifier_name(written.expression) or ""
 
 
 def written_provider(block: Block) -> str | None:
