@@ -71,6 +71,28 @@ def test_var_files_and_command_line_variables_take_precedence(tmp_path: Path) ->
     assert str(var_file) in loaded.source_files
 
 
+def test_variables_without_a_value(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        'variable "unset" {\n  type = string\n}\n'
+        'variable "written_null" {\n  type    = string\n  default = null\n}\n'
+        'variable "given" {\n  type = string\n}\n'
+        'variable "unset_list" {\n  type = list(string)\n}\n'
+        'resource "aws_s3_bucket" "b" {\n'
+        "  bucket = var.unset\n"
+        "  acl    = var.written_null\n"
+        "  policy = var.given\n"
+        '  grants = coalesce(var.unset_list, ["none"])\n'
+        "}\n"
+    )
+    loaded = load_module(tmp_path, "root", variables={"given": "x"})
+    assert _attributes(loaded, "aws_s3_bucket", "aws_s3_bucket.b") == {
+        "bucket": "var.unset",
+        "acl": None,
+        "policy": "x",
+        "grants": ["none"],
+    }
+
+
 def test_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "ok.tf").write_text("locals {\n  a = 1\n}\n")
     (tmp_path / "broken.tf").write_text('resource "aws_s3_bucket" "b" {\n  bucket = [1,\n}\n')
