@@ -93,6 +93,33 @@ def test_variables_without_a_value(tmp_path: Path) -> None:
     }
 
 
+def test_json_dynamic_blocks_expand_and_lifecycle_is_left_out(tmp_path: Path) -> None:
+    group = {
+        "name": "web",
+        "lifecycle": {"create_before_destroy": True},
+        "dynamic": {
+            "ingress": {
+                "for_each": [80, 443],
+                "iterator": "port",
+                "content": {"from_port": "${port.value}", "cidr_blocks": ["0.0.0.0/0"]},
+            }
+        },
+        "egress": {"from_port": 0},
+    }
+    (tmp_path / "main.tf.json").write_text(
+        json.dumps({"resource": {"aws_security_group": {"web": group}}})
+    )
+    loaded = load_module(tmp_path, "root")
+    assert _attributes(loaded, "aws_security_group", "aws_security_group.web") == {
+        "name": "web",
+        "egress": {"from_port": 0},
+        "ingress": [
+            {"from_port": 80, "cidr_blocks": ["0.0.0.0/0"]},
+            {"from_port": 443, "cidr_blocks": ["0.0.0.0/0"]},
+        ],
+    }
+
+
 def test_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "ok.tf").write_text("locals {\n  a = 1\n}\n")
     (tmp_path / "broken.tf").write_text('resource "aws_s3_bucket" "b" {\n  bucket = [1,\n}\n')

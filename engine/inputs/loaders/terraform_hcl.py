@@ -78,12 +78,6 @@ _RESOURCE_META_BLOCKS = frozenset({"lifecycle", "provisioner", "connection"})
 _MODULE_META_ARGUMENTS = frozenset(
     {"source", "version", "count", "for_each", "providers", "depends_on"}
 )
-_JSON_MAP_ATTRIBUTES = frozenset(
-    {"tags", "tags_all", "labels", "annotations", "variables", "parameters", "triggers"}
-)
-"""JSON-syntax object arguments kept as maps (other objects are taken as nested blocks)."""
-_JSON_OBJECT_ARGUMENTS = {"terraform_remote_state": frozenset({"config", "defaults"})}
-"""Arguments of a resource or data source type that are objects, not blocks, in its schema."""
 MAX_MODULE_DEPTH = 16
 """How many modules may nest below a root module."""
 
@@ -273,36 +267,44 @@ def _json_entries(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _json_body(
-    value: Any, display: str, nested_blocks: bool, object_arguments: frozenset[str] = frozenset()
-) -> Body:
-    """A JSON-syntax body; with ``nested_blocks``, objects are blocks except the
-    arguments in :data:`_JSON_MAP_ATTRIBUTES` and ``object_arguments``."""
+def _json_body(value: Any, display: str, blocks: bool) -> Body:
+    """A JSON-syntax body: every property an argument whose objects and arrays stay as
+    written, as snyk's loader reads JSON. With ``blocks`` (a resource, data source or
+    provider), ``dynamic`` and the meta-blocks (``lifecycle``, ``provisioner``,
+    ``connection``) are blocks, as in native syntax."""
     body = Body()
     if not isinstance(value, dict):
         return body
     for key, item in value.items():
         if key == "//":
             continue
-        if key == "dynamic" and nested_blocks and isinstance(item, dict):
+        if blocks and key == "dynamic" and isinstance(item, dict):
             for label, specs in item.items():
                 for spec in _json_entries(specs):
-                    dynamic = _json_body(spec, display, True)
-                    body.blocks.append(Block("dynamic", (label,), dynamic, display))
+                    body.blocks.append(
+                        Block("dynamic", (label,), _json_dynamic(spec, display), display)
+                    )
             continue
-        objects = _json_entries(item)
-        is_block = (
-            nested_blocks
-            and key not in _JSON_MAP_ATTRIBUTES
-            and key not in object_arguments
-            and key not in _RESOURCE_META_ARGUMENTS
-            and bool(objects)
-            and all(isinstance(o, dict) for o in objects)
-        )
-        if is_block:
-            for obj in objects:
-                body.blocks.append(Block(key, (), _json_body(obj, display, True), display))
-        else:
+        entries = _json_entries(item)
+        if blocks and key in _RESOURCE_META_BLOCKS and all(isinstance(e, dict) for e in entries):
+            body.blocks.extend(
+                Block(key, (), _json_body(e, display, True), display) for e in entries
+            )
+            continue
+        body.attributes[key] = Attribute(key, JsonExpression(item))
+    return body
+
+
+def _json_dynamic(spec: Any, display: str) -> Body:
+    """The body of a JSON-syntax ``dynamic`` block: ``for_each``, ``iterator`` and its
+    ``content`` block."""
+    body = Body()
+    if not isinstance(spec, dict):
+        return body
+    for key, item in spec.items():
+        if key == "content" and isinstance(item, dict):
+            body.blocks.append(Block("content", (), _json_body(item, display, True), display))
+        elif key != "//":
             body.attributes[key] = Attribute(key, JsonExpression(item))
     return body
 
@@ -325,10 +327,9 @@ def parse_json_syntax(raw: bytes, display: str) -> list[Block]:
                 for rtype, by_name in entry.items():
                     if not isinstance(by_name, dict):
                         continue
-                    arguments = _JSON_OBJECT_ARGUMENTS.get(rtype, frozenset())
                     for name, spec in by_name.items():
                         for one in _json_entries(spec):
-                            body = _json_body(one, display, True, arguments)
+                            body = _json_body(one, display, True)
                             blocks.append(Block(kind, (rtype, name), body, display))
             elif kind in ("module", "variable", "output"):
                 for name, spec in entry.items():
