@@ -106,6 +106,8 @@ class Body:
 
     attributes: dict[str, Attribute] = field(default_factory=dict)
     blocks: list[Block] = field(default_factory=list)
+    json_syntax: bool = False
+    """Written in JSON syntax (``*.tf.json``)."""
 
 
 @dataclass
@@ -272,7 +274,7 @@ def _json_body(value: Any, display: str, blocks: bool) -> Body:
     written, as snyk's loader reads JSON. With ``blocks`` (a resource, data source or
     provider), ``dynamic`` and the meta-blocks (``lifecycle``, ``provisioner``,
     ``connection``) are blocks, as in native syntax."""
-    body = Body()
+    body = Body(json_syntax=True)
     if not isinstance(value, dict):
         return body
     for key, item in value.items():
@@ -298,7 +300,7 @@ def _json_body(value: Any, display: str, blocks: bool) -> Body:
 def _json_dynamic(spec: Any, display: str) -> Body:
     """The body of a JSON-syntax ``dynamic`` block: ``for_each``, ``iterator`` and its
     ``content`` block."""
-    body = Body()
+    body = Body(json_syntax=True)
     if not isinstance(spec, dict):
         return body
     for key, item in spec.items():
@@ -879,6 +881,9 @@ class _Instance(ResourceHandle):
 
 
 def _argument_names(body: Body, *, top_level: bool) -> list[str]:
+    """The attribute names of a body's value: its arguments and block types (a
+    ``dynamic`` block's label). A native-syntax body with ``dynamic`` blocks also has
+    ``dynamic`` (an empty list), as snyk's loader gives it."""
     names = [
         name
         for name in body.attributes
@@ -890,7 +895,13 @@ def _argument_names(body: Body, *, top_level: bool) -> list[str]:
         name = block.labels[0] if block.type == "dynamic" and block.labels else block.type
         if name not in names:
             names.append(name)
+        if block.type == "dynamic" and not body.json_syntax and _DYNAMIC not in names:
+            names.append(_DYNAMIC)
     return names
+
+
+_DYNAMIC = "dynamic"
+"""The empty attribute snyk's loader leaves beside the blocks a ``dynamic`` block makes."""
 
 
 def _evaluate_name(
@@ -901,6 +912,8 @@ def _evaluate_name(
     bindings: Mapping[str, Any],
 ) -> Any:
     """The value of one argument or nested-block type of ``body``."""
+    if name == _DYNAMIC and name not in body.attributes:
+        return []
     if name in body.attributes:
         context = instance.context_at((*path, name), bindings)
         addresses: list[ResourceAddress] = []
