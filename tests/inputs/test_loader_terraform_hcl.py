@@ -120,6 +120,39 @@ def test_json_dynamic_blocks_expand_and_lifecycle_is_left_out(tmp_path: Path) ->
     }
 
 
+def test_json_objects_stay_objects_and_references_keep_their_path(tmp_path: Path) -> None:
+    document = {
+        "variable": {"env": {"default": "prod"}},
+        "resource": {
+            "aws_s3_bucket": {"b": {"bucket_prefix": "b-"}},
+            "aws_lambda_function": {
+                "f": {
+                    "environment": {
+                        "variables": {
+                            "BUCKET": "${aws_s3_bucket.b.bucket}",
+                            "${upper(var.env)}": "on",
+                            "BROKEN": "${nowhere.x}",
+                        }
+                    },
+                    "layers": [{"arn": "${aws_s3_bucket.b.arn}"}],
+                    "bad_key": {"${nowhere.y}": 1},
+                }
+            },
+        },
+    }
+    (tmp_path / "main.tf.json").write_text(json.dumps(document))
+    loaded = load_module(tmp_path, "root")
+    assert _attributes(loaded, "aws_lambda_function", "aws_lambda_function.f") == {
+        "environment": {"variables": {"BUCKET": "aws_s3_bucket.b", "PROD": "on", "BROKEN": None}},
+        "layers": [{"arn": "aws_s3_bucket.b"}],
+        "bad_key": None,
+    }
+    assert [(r.attribute, r.target_key, r.target_attribute) for r in loaded.references] == [
+        (("environment", "variables", "BUCKET"), "aws_s3_bucket.b", "bucket"),
+        (("layers", 0, "arn"), "aws_s3_bucket.b", "arn"),
+    ]
+
+
 def test_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "ok.tf").write_text("locals {\n  a = 1\n}\n")
     (tmp_path / "broken.tf").write_text('resource "aws_s3_bucket" "b" {\n  bucket = [1,\n}\n')

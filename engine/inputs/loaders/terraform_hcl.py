@@ -915,6 +915,9 @@ def _evaluate_name(
     if name == _DYNAMIC and name not in body.attributes:
         return []
     if name in body.attributes:
+        expression = body.attributes[name].expression
+        if isinstance(expression, JsonExpression) and isinstance(expression.value, dict | list):
+            return _json_argument(expression.value, instance, (*path, name), bindings)
         context = instance.context_at((*path, name), bindings)
         addresses: list[ResourceAddress] = []
         value = plain(evaluate_or_null(body.attributes[name].expression, context), addresses)
@@ -928,6 +931,36 @@ def _evaluate_name(
         elif block.type == "dynamic" and block.labels[:1] == (name,):
             items.extend(_dynamic_items(block, instance, (*path, name), len(items), bindings))
     return items
+
+
+def _json_argument(
+    value: Any, instance: _Instance, path: AttributePath, bindings: Mapping[str, Any]
+) -> Any:
+    """A JSON-syntax object or array evaluated one value at a time, so that each
+    reference is recorded at the path it is written at (a value that cannot be
+    evaluated is null; so is an object with a key that cannot be)."""
+    if isinstance(value, dict):
+        result: dict[str, Any] = {}
+        context = instance.context_at(path, bindings)
+        for key, item in value.items():
+            name = evaluate_or_null(JsonExpression(key), context)
+            if name is None:
+                return None
+            name = to_string(name)
+            result[name] = _json_argument(item, instance, (*path, name), bindings)
+        return result
+    if isinstance(value, list):
+        return [
+            _json_argument(item, instance, (*path, index), bindings)
+            for index, item in enumerate(value)
+        ]
+    addresses: list[ResourceAddress] = []
+    found = plain(
+        evaluate_or_null(JsonExpression(value), instance.context_at(path, bindings)), addresses
+    )
+    for address in addresses:
+        instance.record(path, address.target, address.target_attribute)
+    return found
 
 
 def _body_value(
