@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,8 @@ def _tree(root: Path, *files: str) -> None:
         ('fileset(".", "files")', []),
         ('fileset(".", "nothing/*")', []),
         ('fileset(".", "star\\*.txt")', ["star*.txt"]),
+        ('fileset(".", "[/]a.txt")', []),
+        ('fileset(".", "[]a].txt")', ["a.txt"]),
         ('fileset(".", "[ab.txt")', None),
         ('fileset(".", "{a.txt")', None),
         ('fileset(".", 1)', None),
@@ -192,3 +195,16 @@ def test_fileset_is_charged_to_the_budget(tmp_path: Path) -> None:
     with evaluation_budget(units=200) as budget:
         assert _value('fileset(".", "**")', tmp_path) is None
     assert budget.exhausted
+
+
+def test_fileset_matches_in_linear_time(tmp_path: Path) -> None:
+    """A pattern that makes a backtracking matcher take exponential time (``*a*a...b``
+    over a long name of ``a``) is matched by RE2 at once."""
+    (tmp_path / ("a" * 200)).write_text("")
+    deep = tmp_path.joinpath(*(["a"] * 30))
+    deep.mkdir(parents=True)
+    (deep / "c").write_text("")
+    started = time.monotonic()
+    assert _value(f'fileset(".", "{"*a" * 12}*b")', tmp_path) == []
+    assert _value(f'fileset(".", "{"**/" * 12}b")', tmp_path) == []
+    assert time.monotonic() - started < 5

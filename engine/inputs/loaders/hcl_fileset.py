@@ -4,7 +4,8 @@ path matches a glob, listed only inside the scanned tree.
 The pattern is joined to ``path`` and cleaned, then matched as Terraform's glob
 matches it: ``*`` and ``?`` within one path segment, ``**`` as a whole segment
 for any number of directories, ``[abc]``/``[!abc]`` classes, ``{a,b}``
-alternatives and ``\\`` escapes. The result is the matching paths relative to
+alternatives and ``\\`` escapes; the glob is an RE2 program, so matching takes
+linear time whatever the pattern. The result is the matching paths relative to
 ``path``, with ``/`` separators, sorted. Directories are walked from the
 pattern's literal leading segments; a symbolic link is followed while its
 target lies inside ``root``. A start outside ``root``, an invalid pattern, or a
@@ -21,16 +22,22 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import re2
 
 from engine.core.confined_files import is_inside
 from engine.inputs.loaders.evaluation_budget import spend
 from engine.inputs.loaders.hcl_functions import FunctionError
 
 _META = frozenset("*?[{\\")
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
 
 
-def glob_pattern(pattern: str) -> re.Pattern[str]:
-    """The regular expression matching the ``/``-separated paths ``pattern`` matches."""
+def glob_pattern(pattern: str) -> Any:
+    """The RE2 program whose ``fullmatch`` matches the ``/``-separated paths
+    ``pattern`` matches."""
     out: list[str] = []
     braces = 0
     position = 0
@@ -74,7 +81,10 @@ def glob_pattern(pattern: str) -> re.Pattern[str]:
         position += 1
     if braces:
         raise FunctionError(f"invalid pattern {pattern!r}: a '{{' is not closed")
-    return re.compile("".join(out) + r"\Z", re.DOTALL)
+    try:
+        return re2.compile("(?s)" + "".join(out), _RE2_OPTIONS)
+    except re2.error as exc:
+        raise FunctionError(f"invalid pattern {pattern!r}: {exc}") from None
 
 
 def _character_class(pattern: str, start: int) -> tuple[str, int]:
@@ -82,21 +92,29 @@ def _character_class(pattern: str, start: int) -> tuple[str, int]:
     position = start + 1
     negated = position < len(pattern) and pattern[position] in "!^"
     position += negated
+    first = position
     members: list[str] = []
-    while position < len(pattern) and (pattern[position] != "]" or not members):
+    while position < len(pattern) and (pattern[position] != "]" or position == first):
         char = pattern[position]
         if char == "\\" and position + 1 < len(pattern):
             position += 1
             char = pattern[position]
-        if char == "-" and members and position + 1 < len(pattern) and pattern[position + 1] != "]":
+        if (
+            char == "-"
+            and position > first
+            and position + 1 < len(pattern)
+            and pattern[position + 1] != "]"
+        ):
             members.append("-")
-        else:
+        elif char != "/":  # a class never matches the separator
             members.append(re.escape(char))
         position += 1
     if position == len(pattern):
         raise FunctionError(f"invalid pattern {pattern!r}: a '[' is not closed")
     body = "".join(members)
-    return (f"[^/{body}]" if negated else f"(?!/)[{body}]"), position + 1
+    if not body and not negated:
+        return "[^\\x00-\\x{10FFFF}]", position + 1  # matches nothing
+    return (f"[^/{body}]" if negated else f"[{body}]"), position + 1
 
 
 def _split(cleaned: str) -> tuple[str, list[str]]:
@@ -113,20 +131,30 @@ def _split(cleaned: str) -> tuple[str, list[str]]:
 class _Walk:
     """Which paths below the start a pattern can reach."""
 
-    whole: re.Pattern[str]
-    segments: list[re.Pattern[str]] | None
+    whole: Any
+    segments: list[Any] | None
     """One pattern per directory level, when the glob has neither ``**`` nor braces."""
 
     def file(self, path: str) -> bool:
-        return self.whole.match(path) is not None
+        return self.whole.fullmatch(path) is not None
 
     def directory(self, path: str, depth: int) -> bool:
         if self.segments is None:
             return True
         return (
             depth < len(self.segments) - 1
-            and self.segments[depth].match(path.rsplit("/", 1)[-1]) is not None
+            and self.segments[depth].fullmatch(path.rsplit("/", 1)[-1]) is not None
         )
+
+
+def _by_level(glob: str, segments: list[str]) -> list[Any] | None:
+    """One program per directory level, when each segment is a glob of its own."""
+    if "**" in glob or "{" in glob:
+        return None
+    try:
+        return [glob_pattern(segment) for segment in segments]
+    except FunctionError:  # a "/" inside a class: match whole paths only
+        return None
 
 
 def fileset(directory: Path, pattern: str, root: Path) -> list[str]:
@@ -136,8 +164,7 @@ def fileset(directory: Path, pattern: str, root: Path) -> list[str]:
     cleaned = posixpath.normpath(posixpath.join(directory.as_posix(), pattern))
     start, segments = _split(cleaned)
     glob = "/".join(segments)
-    by_level = None if "**" in glob or "{" in glob else [glob_pattern(s) for s in segments]
-    walk = _Walk(glob_pattern(glob), by_level)
+    walk = _Walk(glob_pattern(glob), _by_level(glob, segments))
     if not is_inside(os.path.realpath(start), root_real):
         raise FunctionError(f"{pattern!r} is outside the scanned directory")
     found: list[str] = []
