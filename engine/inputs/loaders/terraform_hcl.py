@@ -4,9 +4,12 @@ Every resource and data source of the root module and of its child modules
 (local sources, and remote ones found through ``.terraform/modules/modules.json``)
 becomes a resource of the State, expanded by ``count`` and ``for_each``, with
 its arguments evaluated (variables, locals, functions, references to other
-resources and module outputs). What cannot be evaluated is null. A reference
-to a resource attribute that is not written in configuration evaluates to the
-resource's address (``aws_s3_bucket.b``), and is recorded.
+resources and module outputs). What cannot be evaluated is null; a ``string``
+variable with neither a value nor a default is its own name (``var.name``), as
+snyk's loader gives it. A reference to a resource attribute that is not written
+in configuration (or to anything below it) evaluates to the resource's address
+(``aws_s3_bucket.b``), and is recorded. ``.tf.json`` objects and arrays stay as
+written.
 
 Files are read only inside the root they were found under
 (:mod:`engine.core.confined_files`): the scanned directory, or for a module
