@@ -6,11 +6,16 @@ or a Terraform module / Kubernetes directory) and beside it ``<case>.json``,
 the State snyk's loader produces. This tool loads every case input with
 ``load_inputs`` and compares each of snyk's resources with ours on key, id,
 resource type and attributes, then prints one row per format: resources,
-equal, differing and refused (the case input gave no State), followed by the
-causes of the differences (the first differing attribute path of each
-resource, counted). A last column counts the resources whose snyk-specific
-meta (``meta.terraform``, ``meta.tfplan``, ``meta.tfstate``, ``meta.arm``) is
-equal to ours.
+equal, deliberate, differing and refused (the case input gave no State),
+followed by the causes of the differences (the first differing attribute path
+of each resource, counted). A resource is deliberate when it differs only by
+a difference listed in docs/inputs.md: a ``for_each`` key spelled as
+Terraform writes it (``b["dev"]``, snyk ``b[dev]``; in the key, the id and
+attribute values that are such keys), a cluster-scoped Kubernetes object
+keyed without ``default.``, or a value snyk masks as ``"******"`` kept as
+written. A last column counts the resources whose snyk-specific meta
+(``meta.terraform``, ``meta.tfplan``, ``meta.tfstate``, ``meta.arm``) is equal
+to ours.
 
 Opt-in: ``SNYK_PE_DIR=<checkout of snyk/policy-engine> make loader-parity``,
 or ``python bench/loader_parity.py [SNYK_PE_DIR] [-v]`` (``-v`` lists every
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -31,7 +37,13 @@ from engine.inputs.discovery import load_inputs
 
 FORMATS = ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate")
 META_KEYS = ("terraform", "tfplan", "tfstate", "arm")
-CLUSTER_SCOPED = "keyed without 'default.': a cluster-scoped kind (deliberate, docs/inputs.md)"
+DELIBERATE = " (deliberate, docs/inputs.md)"
+CLUSTER_SCOPED = "keyed without 'default.': a cluster-scoped kind" + DELIBERATE
+FOR_EACH_KEY = 'for_each key spelled as Terraform writes it (["dev"])' + DELIBERATE
+SENSITIVE = "sensitive value kept as written" + DELIBERATE
+MASKED = "******"
+"""How snyk's loaders write a sensitive value."""
+_QUOTED_KEY = re.compile(r'\[("(?:[^"\\]|\\.)*")\]')
 USAGE = (
     "loader parity needs a checkout of snyk's policy engine:\n"
     "  SNYK_PE_DIR=/path/to/policy-engine make loader-parity\n"
@@ -45,6 +57,7 @@ class FormatTally:
 
     resources: int = 0
     equal: int = 0
+    deliberate: int = 0
     differing: int = 0
     refused: int = 0
     meta_equal: int = 0
@@ -96,6 +109,55 @@ def _our_resources(case: Path) -> dict[str, dict[str, Any]] | None:
     return ours
 
 
+def snyk_spelling(key: str) -> str:
+    """A resource address as snyk spells for_each instances: ``b["dev"]`` → ``b[dev]``."""
+    return _QUOTED_KEY.sub(lambda m: f"[{json.loads(m.group(1))}]", key)
+
+
+def _respelled(resource: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    """Our resource with its id, and attribute values that are keys of ours, as snyk
+    spells them."""
+
+    def spell(value: Any) -> Any:
+        if isinstance(value, str) and value in keys:
+            return snyk_spelling(value)
+        if isinstance(value, list):
+            return [spell(v) for v in value]
+        if isinstance(value, dict):
+            return {k: spell(v) for k, v in value.items()}
+        return value
+
+    return {
+        **resource,
+        "id": snyk_spelling(str(resource.get("id"))),
+        "attributes": spell(resource.get("attributes", {})),
+    }
+
+
+def _masked(ours: Any, theirs: Any) -> Any:
+    """``ours`` with every value snyk writes as ``"******"`` masked the same way."""
+    if theirs == MASKED:
+        return MASKED
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return {k: _masked(v, theirs[k]) if k in theirs else v for k, v in ours.items()}
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
+        return [_masked(a, b) for a, b in zip(ours, theirs, strict=True)]
+    return ours
+
+
+def _matching(
+    key: str, ours: dict[str, dict[str, Any]], respelled: dict[str, str]
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """Our resource for snyk's ``key`` and the deliberate differences that match them."""
+    if key in ours:
+        return ours[key], []
+    if key.startswith("default.") and key[len("default.") :] in ours:
+        return ours[key[len("default.") :]], [CLUSTER_SCOPED]
+    if key in respelled:
+        return _respelled(ours[respelled[key]], set(ours)), [FOR_EACH_KEY]
+    return None, []
+
+
 def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> None:
     """Add one golden case's resources to ``tally``."""
     theirs = [
@@ -112,20 +174,27 @@ def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> No
         tally.causes[why] += len(theirs)
         tally.details.append(f"{case.name}: {why}")
         return
+    respelled = {snyk_spelling(k): k for k in ours if snyk_spelling(k) != k}
     for key, resource in theirs:
-        mine = ours.get(key)
-        if mine is None and key.startswith("default.") and key[len("default.") :] in ours:
-            tally.differing += 1
-            tally.causes[CLUSTER_SCOPED] += 1
-            tally.details.append(f"{case.name} {key}: {CLUSTER_SCOPED}")
-            continue
+        mine, deliberate = _matching(key, ours, respelled)
         if _snyk_meta(mine) == _snyk_meta(resource):
             tally.meta_equal += 1
         cause = _resource_difference(mine, resource)
-        if cause is None:
+        if cause is not None and mine is not None:
+            masked = {
+                **mine,
+                "attributes": _masked(mine.get("attributes"), resource.get("attributes")),
+            }
+            if _resource_difference(masked, resource) is None:
+                cause, deliberate = None, [*deliberate, SENSITIVE]
+        if cause is None and not deliberate:
             tally.equal += 1
             continue
-        tally.differing += 1
+        if cause is None:
+            tally.deliberate += 1
+            cause = "; ".join(deliberate)
+        else:
+            tally.differing += 1
         tally.causes[cause] += 1
         tally.details.append(f"{case.name} {key}: {cause}")
 
@@ -165,12 +234,12 @@ def run(snyk_dir: Path) -> dict[str, FormatTally]:
 def render(tallies: dict[str, FormatTally], verbose: bool) -> str:
     """The per-format table, then the causes of differences."""
     lines = [
-        "| format | resources | equal | differing | refused | meta equal |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| format | resources | equal | deliberate | differing | refused | meta equal |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for fmt, t in tallies.items():
         lines.append(
-            f"| {fmt} | {t.resources} | {t.equal} | {t.differing} | {t.refused} "
+            f"| {fmt} | {t.resources} | {t.equal} | {t.deliberate} | {t.differing} | {t.refused} "
             f"| {t.meta_equal} |"
         )
     for fmt, t in tallies.items():

@@ -10,6 +10,7 @@ from engine.inputs.loaders.hcl_expressions import (
     Context,
     EvaluationError,
     JsonExpression,
+    ResourceAddress,
     ResourceHandle,
     evaluate,
     evaluate_or_null,
@@ -258,6 +259,30 @@ def test_resource_references_are_reported() -> None:
     assert seen == [("aws_s3_bucket.b", "arn"), ("aws_s3_bucket.b", "bucket")]
     assert evaluate_or_null(parse_expression("[aws_s3_bucket.b]"), context) == ["aws_s3_bucket.b"]
     assert seen[-1] == ("aws_s3_bucket.b", None)
+
+
+class _RemoteState(ResourceHandle):
+    resource_type = "data.terraform_remote_state"
+    key = "data.terraform_remote_state.api"
+
+    def attribute(self, name: str) -> Any:
+        return ResourceAddress.of(self, name)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("data.api.outputs.url", "data.terraform_remote_state.api"),
+        ('data.api.outputs["url"].host', "data.terraform_remote_state.api"),
+        ('"API=${data.api.outputs.url}"', "API=data.terraform_remote_state.api"),
+        ("data.api.outputs[0]", None),
+    ],
+)
+def test_below_an_unwritten_attribute_is_the_address(source: str, expected: Any) -> None:
+    context = Context(
+        resolve=lambda name: {"api": _RemoteState()} if name == "data" else _resolve(name)
+    )
+    assert evaluate_or_null(parse_expression(source), context) == expected
 
 
 def test_parse_expression_rejects_garbage() -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from engine.inputs.loaders.evaluation_budget import evaluation_budget
 from engine.inputs.loaders.hcl_expressions import (
@@ -28,7 +31,7 @@ def _value(source: str, root: Path, base: Path | None = None) -> Any:
 
 def test_templatefile_renders_with_its_variables_and_functions(tmp_path: Path) -> None:
     (tmp_path / "t.tpl").write_text(
-        "%{ for x in items ~}\n[${upper(x)}]\n%{ endfor ~}\n${name}-${file(\"v.txt\")}"
+        '%{ for x in items ~}\n[${upper(x)}]\n%{ endfor ~}\n${name}-${file("v.txt")}'
     )
     (tmp_path / "v.txt").write_text("1")
     source = 'templatefile("t.tpl", {name = "n", items = ["a", "b"]})'
@@ -77,3 +80,131 @@ def test_the_text_read_is_charged_to_the_budget(tmp_path: Path) -> None:
         _value('file("big.txt")', tmp_path)
         assert _value('file("big.txt")', tmp_path) is None
     assert budget.exhausted
+
+
+HELLO_DIGESTS = {
+    "filemd5": "09f7e02f1290be211da707a266f153b3",
+    "filesha1": "1d229271928d3f9e2bb0375bd6ce5db6c6d348d9",
+    "filesha256": "66a045b452102c59d840ec097d59d9467e13a3f34f6494e539ffd32c1bb35f18",
+    "filesha512": (
+        "c2bad2223811194582af4d1508ac02cd69eeeeedeeb98d54fcae4dcefb13cc88"
+        "2e7640328206603d3fb9cd5f949a9be0db054dd34fbfa190c498a5fe09750cef"
+    ),
+    "filebase64sha256": "ZqBFtFIQLFnYQOwJfVnZRn4To/NPZJTlOf/TLBuzXxg=",
+    "filebase64sha512": (
+        "wrrSIjgRGUWCr00VCKwCzWnu7u3uuY1U/K5NzvsTzIgudkAyggZgPT+5zV+Umpvg2wVN00+/oZDEmKX+CXUM7w=="
+    ),
+}
+"""Digests of ``Hello\\n`` as md5sum, sha*sum and ``openssl dgst -binary | base64`` give."""
+
+
+@pytest.mark.parametrize("function", sorted(HELLO_DIGESTS))
+def test_file_hashes_inside_the_root_and_null_outside(tmp_path: Path, function: str) -> None:
+    scanned = tmp_path / "scanned"
+    scanned.mkdir()
+    (scanned / "hello.txt").write_text("Hello\n")
+    (tmp_path / "secret.txt").write_text("Hello\n")
+    (scanned / "link.txt").symlink_to(tmp_path / "secret.txt")
+    assert _value(f'{function}("hello.txt")', scanned) == HELLO_DIGESTS[function]
+    assert _value(f'{function}("../secret.txt")', scanned) is None
+    assert _value(f'{function}("{tmp_path / "secret.txt"}")', scanned) is None
+    assert _value(f'{function}("link.txt")', scanned) is None
+    assert _value(f'{function}("missing.txt")', scanned) is None
+
+
+def test_file_hashes_read_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    (tmp_path / "bin").write_bytes(b"\xff\xfe")
+    assert _value('filemd5("bin")', tmp_path) == "f3b25701fe362ec84616a93a45ce9998"
+
+
+def _tree(root: Path, *files: str) -> None:
+    for name in files:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(name)
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ('fileset(".", "*.txt")', [".hidden.txt", "a.txt", "b.txt", "star*.txt"]),
+        ('fileset("files", "*")', ["c.json", "x.txt"]),
+        ('fileset("files", "**")', ["c.json", "deep/er/y.txt", "deep/z.txt", "x.txt"]),
+        (
+            'fileset(".", "**/*.txt")',
+            [
+                *(".hidden.txt", "a.txt", "b.txt", "files/deep/er/y.txt", "files/deep/z.txt"),
+                *("files/x.txt", "star*.txt"),
+            ],
+        ),
+        ('fileset("files", "*/*.txt")', ["deep/z.txt"]),
+        ('fileset(".", "files/**/y.txt")', ["files/deep/er/y.txt"]),
+        ('fileset(".", "?.txt")', ["a.txt", "b.txt"]),
+        ('fileset(".", "[!a].txt")', ["b.txt"]),
+        ('fileset(".", "[a-a].txt")', ["a.txt"]),
+        ('fileset("files", "{x.txt,c.json,nope}")', ["c.json", "x.txt"]),
+        ('fileset("files", "{deep/z,x}.txt")', ["deep/z.txt", "x.txt"]),
+        ('fileset("files/deep", "../x.txt")', ["../x.txt"]),
+        ('fileset(".", "a.txt")', ["a.txt"]),
+        ('fileset(".", "files")', []),
+        ('fileset(".", "nothing/*")', []),
+        ('fileset(".", "star\\*.txt")', ["star*.txt"]),
+        ('fileset(".", "[/]a.txt")', []),
+        ('fileset(".", "[]a].txt")', ["a.txt"]),
+        ('fileset(".", "[ab.txt")', None),
+        ('fileset(".", "{a.txt")', None),
+        ('fileset(".", 1)', None),
+    ],
+)
+def test_fileset(tmp_path: Path, call: str, expected: list[str] | None) -> None:
+    _tree(tmp_path, "a.txt", "b.txt", ".hidden.txt", "c.json", "star*.txt")
+    _tree(tmp_path / "files", "x.txt", "c.json", "deep/z.txt", "deep/er/y.txt")
+    os.mkfifo(tmp_path / "files" / "fifo.txt")
+    assert _value(call, tmp_path) == expected
+
+
+def test_fileset_is_confined_to_the_root(tmp_path: Path) -> None:
+    scanned = tmp_path / "scanned"
+    _tree(scanned, "in.txt", "sub/in.txt")
+    _tree(tmp_path / "outside", "secret.txt")
+    assert _value('fileset("..", "outside/*")', scanned) is None
+    assert _value(f'fileset("{tmp_path / "outside"}", "*")', scanned) is None
+    assert _value('fileset(".", "../outside/*.txt")', scanned) is None
+    (scanned / "away").symlink_to(tmp_path / "outside")
+    assert _value('fileset(".", "*/*.txt")', scanned) is None
+    assert _value('fileset(".", "**")', scanned) is None
+    assert _value('fileset("away", "*")', scanned) is None
+    # a link out of the tree that the pattern cannot reach does not matter
+    assert _value('fileset(".", "sub/*.txt")', scanned) == ["sub/in.txt"]
+    assert _value('fileset(".", "*.txt")', scanned) == ["in.txt"]
+    (scanned / "away").unlink()
+    (scanned / "secret.txt").symlink_to(tmp_path / "outside" / "secret.txt")
+    assert _value('fileset(".", "*.txt")', scanned) is None
+
+
+def test_fileset_follows_links_inside_the_root_and_stops_at_cycles(tmp_path: Path) -> None:
+    _tree(tmp_path, "real/a.txt")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "loop").symlink_to(tmp_path / "real")
+    # a directory is not entered again below itself: each path is listed down to the loop
+    assert _value('fileset(".", "**/a.txt")', tmp_path) == ["alias/a.txt", "real/a.txt"]
+    assert _value('fileset("real/loop", "*.txt")', tmp_path) == ["a.txt"]
+
+
+def test_fileset_is_charged_to_the_budget(tmp_path: Path) -> None:
+    _tree(tmp_path, *(f"d{i}/f{j}.txt" for i in range(20) for j in range(20)))
+    with evaluation_budget(units=200) as budget:
+        assert _value('fileset(".", "**")', tmp_path) is None
+    assert budget.exhausted
+
+
+def test_fileset_matches_in_linear_time(tmp_path: Path) -> None:
+    """A pattern that makes a backtracking matcher take exponential time (``*a*a...b``
+    over a long name of ``a``) is matched by RE2 at once."""
+    (tmp_path / ("a" * 200)).write_text("")
+    deep = tmp_path.joinpath(*(["a"] * 30))
+    deep.mkdir(parents=True)
+    (deep / "c").write_text("")
+    started = time.monotonic()
+    assert _value(f'fileset(".", "{"*a" * 12}*b")', tmp_path) == []
+    assert _value(f'fileset(".", "{"**/" * 12}b")', tmp_path) == []
+    assert time.monotonic() - started < 5

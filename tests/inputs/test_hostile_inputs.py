@@ -343,10 +343,11 @@ def test_a_deep_data_document_beside_the_rules_is_an_error(tmp_path: Path) -> No
 
 
 def test_hcl_file_functions_read_only_inside_the_scanned_directory(tmp_path: Path) -> None:
-    """``file()``, ``filebase64()``, ``templatefile()`` and ``fileexists()`` read files of
-    the scanned tree, and give null for a file outside it, whether named by an absolute
-    path, by ``..`` or through a symbolic link: an input cannot pull a file of the runner
-    into the results, nor learn whether it exists."""
+    """``file()``, ``filebase64()``, ``templatefile()``, ``fileexists()``, the file
+    hashes and ``fileset()`` read files of the scanned tree, and give null for a file
+    outside it, whether named by an absolute path, by ``..`` or through a symbolic link:
+    an input cannot pull a file of the runner into the results, nor learn whether it
+    exists."""
     secret = write(tmp_path / "secret.txt", "TOKEN=abc123\n")
     write(tmp_path / "in" / "inside.txt", "hello\n")
     os.symlink(secret, tmp_path / "in" / "link.txt")
@@ -367,6 +368,10 @@ def test_hcl_file_functions_read_only_inside_the_scanned_directory(tmp_path: Pat
         "m": 'fileexists("inside.txt")',
         "n": 'fileexists("missing.txt")',
         "o": 'file("missing.txt")',
+        "p": f'filesha256("{secret}")',
+        "q": 'filemd5("link.txt")',
+        "r": 'fileset("up", "*.txt")',
+        "s": 'fileset(".", "**")',
     }
     body = "".join(f"  {name} = {call}\n" for name, call in calls.items())
     write(tmp_path / "in" / "main.tf", f'resource "aws_s3_bucket" "b" {{\n{body}}}\n')
@@ -374,7 +379,7 @@ def test_hcl_file_functions_read_only_inside_the_scanned_directory(tmp_path: Pat
     assert result.exit_code == 0, result.output
     (document,) = json.loads(result.stdout)
     attributes = document["resources"]["aws_s3_bucket"]["aws_s3_bucket.b"]["attributes"]
-    assert [attributes[k] for k in "abcdefghij"] == [None] * 10
+    assert [attributes[k] for k in "abcdefghijpqrs"] == [None] * 14
     assert [attributes[k] for k in "klmno"] == ["hello\n", "aGVsbG8K", True, False, None]
     assert "abc123" not in result.stdout
 

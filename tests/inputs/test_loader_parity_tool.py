@@ -63,7 +63,101 @@ def test_table_of_equal_differing_and_refused(tmp_path: Path) -> None:
         "refused: the case has no input files in this checkout": 1,
     }
     table = parity.render(tallies, verbose=False)
-    assert "| arm | 4 | 1 | 1 | 2 | 2 |" in table
+    assert "| arm | 4 | 1 | 0 | 1 | 2 | 2 |" in table
+
+
+FOR_EACH_TF = """
+resource "aws_s3_bucket" "b" {
+  for_each = toset(["dev"])
+  bucket   = each.key
+}
+
+resource "aws_s3_bucket_versioning" "v" {
+  for_each = toset(["dev"])
+  bucket   = aws_s3_bucket.b[each.key].id
+}
+
+resource "aws_db_instance" "db" {
+  password = "hunter2"
+}
+"""
+
+
+def tf_resource(key: str, rtype: str, attributes: dict) -> dict:
+    return {"id": key, "resource_type": rtype, "attributes": attributes}
+
+
+def tf_state(**by_key: tuple[str, dict]) -> dict:
+    resources: dict = {}
+    for key, (rtype, attributes) in by_key.items():
+        resources.setdefault(rtype, {})[key] = tf_resource(key, rtype, attributes)
+    return {"resources": resources}
+
+
+@pytest.mark.parametrize(
+    ("bucket", "password", "row", "causes"),
+    [
+        (
+            "dev",
+            "******",
+            "| tf | 3 | 0 | 3 | 0 | 0 |",
+            {"FOR_EACH_KEY": 2, "SENSITIVE": 1},
+        ),
+        (
+            "prod",
+            "other",
+            "| tf | 3 | 0 | 1 | 2 | 0 |",
+            {"FOR_EACH_KEY": 1, "attributes: bucket value": 1, "attributes: password value": 1},
+        ),
+    ],
+    ids=["only-deliberate", "something-else-differs-too"],
+)
+def test_deliberate_differences_are_counted_apart(
+    tmp_path: Path, bucket: str, password: str, row: str, causes: dict[str, int]
+) -> None:
+    for fmt in ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate"):
+        (tmp_path / "pkg" / "input" / "golden_test" / fmt).mkdir(parents=True)
+    expected = tf_state(
+        **{
+            "aws_s3_bucket.b[dev]": ("aws_s3_bucket", {"bucket": bucket}),
+            "aws_s3_bucket_versioning.v[dev]": (
+                "aws_s3_bucket_versioning",
+                {"bucket": "aws_s3_bucket.b[dev]"},
+            ),
+            "aws_db_instance.db": ("aws_db_instance", {"password": password}),
+        }
+    )
+    golden(tmp_path, "tf", "for-each", {"main.tf": FOR_EACH_TF}, expected)
+    parity = tool()
+    tallies = parity.run(tmp_path)
+    named = {getattr(parity, k, k): v for k, v in causes.items()}
+    assert tallies["tf"].causes == named
+    assert row in parity.render(tallies, verbose=False)
+    assert all("(deliberate, docs/inputs.md)" in getattr(parity, k) for k in causes if k.isupper())
+
+
+def test_cluster_scoped_kubernetes_key_is_deliberate(tmp_path: Path) -> None:
+    for fmt in ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate"):
+        (tmp_path / "pkg" / "input" / "golden_test" / fmt).mkdir(parents=True)
+    manifest = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team"}}
+    resource = {"id": "team", "resource_type": "Namespace", "attributes": manifest}
+    expected = {"resources": {"Namespace": {"default.team": resource}}}
+    golden(tmp_path, "k8s", "ns", {"ns.json": json.dumps(manifest)}, expected)
+    k8s = tool().run(tmp_path)["k8s"]
+    assert (k8s.equal, k8s.deliberate, k8s.differing) == (0, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("key", "spelled"),
+    [
+        ('aws_s3_bucket.b["dev"]', "aws_s3_bucket.b[dev]"),
+        ('module.m["a b"].aws_s3_bucket.b[0]', "module.m[a b].aws_s3_bucket.b[0]"),
+        ('aws_s3_bucket.b["say \\"hi\\""]', 'aws_s3_bucket.b[say "hi"]'),
+        ("aws_s3_bucket.b[3]", "aws_s3_bucket.b[3]"),
+    ],
+)
+def test_snyk_spelling(key: str, spelled: str) -> None:
+    assert tool().snyk_spelling(key) == spelled
 
 
 @pytest.mark.parametrize(

@@ -71,6 +71,88 @@ def test_var_files_and_command_line_variables_take_precedence(tmp_path: Path) ->
     assert str(var_file) in loaded.source_files
 
 
+def test_variables_without_a_value(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        'variable "unset" {\n  type = string\n}\n'
+        'variable "written_null" {\n  type    = string\n  default = null\n}\n'
+        'variable "given" {\n  type = string\n}\n'
+        'variable "unset_list" {\n  type = list(string)\n}\n'
+        'resource "aws_s3_bucket" "b" {\n'
+        "  bucket = var.unset\n"
+        "  acl    = var.written_null\n"
+        "  policy = var.given\n"
+        '  grants = coalesce(var.unset_list, ["none"])\n'
+        "}\n"
+    )
+    loaded = load_module(tmp_path, "root", variables={"given": "x"})
+    assert _attributes(loaded, "aws_s3_bucket", "aws_s3_bucket.b") == {
+        "bucket": "var.unset",
+        "acl": None,
+        "policy": "x",
+        "grants": ["none"],
+    }
+
+
+def test_json_dynamic_blocks_expand_and_lifecycle_is_left_out(tmp_path: Path) -> None:
+    group = {
+        "name": "web",
+        "lifecycle": {"create_before_destroy": True},
+        "dynamic": {
+            "ingress": {
+                "for_each": [80, 443],
+                "iterator": "port",
+                "content": {"from_port": "${port.value}", "cidr_blocks": ["0.0.0.0/0"]},
+            }
+        },
+        "egress": {"from_port": 0},
+    }
+    (tmp_path / "main.tf.json").write_text(
+        json.dumps({"resource": {"aws_security_group": {"web": group}}})
+    )
+    loaded = load_module(tmp_path, "root")
+    assert _attributes(loaded, "aws_security_group", "aws_security_group.web") == {
+        "name": "web",
+        "egress": {"from_port": 0},
+        "ingress": [
+            {"from_port": 80, "cidr_blocks": ["0.0.0.0/0"]},
+            {"from_port": 443, "cidr_blocks": ["0.0.0.0/0"]},
+        ],
+    }
+
+
+def test_json_objects_stay_objects_and_references_keep_their_path(tmp_path: Path) -> None:
+    document = {
+        "variable": {"env": {"default": "prod"}},
+        "resource": {
+            "aws_s3_bucket": {"b": {"bucket_prefix": "b-"}},
+            "aws_lambda_function": {
+                "f": {
+                    "environment": {
+                        "variables": {
+                            "BUCKET": "${aws_s3_bucket.b.bucket}",
+                            "${upper(var.env)}": "on",
+                            "BROKEN": "${nowhere.x}",
+                        }
+                    },
+                    "layers": [{"arn": "${aws_s3_bucket.b.arn}"}],
+                    "bad_key": {"${nowhere.y}": 1},
+                }
+            },
+        },
+    }
+    (tmp_path / "main.tf.json").write_text(json.dumps(document))
+    loaded = load_module(tmp_path, "root")
+    assert _attributes(loaded, "aws_lambda_function", "aws_lambda_function.f") == {
+        "environment": {"variables": {"BUCKET": "aws_s3_bucket.b", "PROD": "on", "BROKEN": None}},
+        "layers": [{"arn": "aws_s3_bucket.b"}],
+        "bad_key": None,
+    }
+    assert [(r.attribute, r.target_key, r.target_attribute) for r in loaded.references] == [
+        (("environment", "variables", "BUCKET"), "aws_s3_bucket.b", "bucket"),
+        (("layers", 0, "arn"), "aws_s3_bucket.b", "arn"),
+    ]
+
+
 def test_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "ok.tf").write_text("locals {\n  a = 1\n}\n")
     (tmp_path / "broken.tf").write_text('resource "aws_s3_bucket" "b" {\n  bucket = [1,\n}\n')

@@ -328,7 +328,10 @@ def binary_operation(operator: str, left: Any, right: Any) -> Any:
 
 
 def get_attribute(value: Any, name: str, context: Context) -> Any:
-    """``value.name``."""
+    """``value.name``; below an attribute not written in configuration, the resource's
+    address again (``data.terraform_remote_state.s.outputs.url``), as snyk's loader gives."""
+    if isinstance(value, ResourceAddress):
+        return value
     if isinstance(value, Traversable):
         result = value.attribute(name)
         if isinstance(value, ResourceHandle) and context.on_reference:
@@ -344,8 +347,10 @@ def get_attribute(value: Any, name: str, context: Context) -> Any:
 
 
 def get_index(value: Any, key: Any, context: Context) -> Any:
-    """``value[key]``."""
+    """``value[key]``; a string key below an unwritten attribute gives the address again."""
     key = materialize(key, context)
+    if isinstance(value, ResourceAddress) and isinstance(key, str):
+        return value
     if isinstance(value, Traversable):
         return value.index(key)
     if isinstance(value, list):

@@ -1,5 +1,7 @@
-"""Terraform's file functions (``file``, ``filebase64``, ``fileexists``, ``templatefile``),
-reading only inside the scanned tree.
+"""Terraform's file functions (``file``, ``filebase64``, ``fileexists``, ``templatefile``,
+the file hashes ``filemd5``, ``filesha1``, ``filesha256``, ``filesha512``,
+``filebase64sha256``, ``filebase64sha512``, and ``fileset``), reading only inside the
+scanned tree.
 
 A relative path is taken from the root module's directory, where Terraform
 runs (``path.module`` and ``path.root`` are relative to it). A file is read
@@ -9,12 +11,13 @@ the open file descriptor). Anything else (a path outside the root, a symbolic
 link leading out of it, a device, ``~``) has no value: the call is null, and so
 is ``fileexists`` of such a path, so that an input learns nothing about the
 runner's files. The text read is charged to the evaluation budget before it
-is read.
+is read. ``fileset`` lists files by the same rule (:mod:`hcl_fileset`).
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -28,7 +31,11 @@ from engine.inputs.loaders.hcl_expressions import (
     render_template,
     split_template,
 )
+from engine.inputs.loaders.hcl_fileset import fileset
 from engine.inputs.loaders.hcl_functions import FunctionError, to_string
+
+_HASHES = ("md5", "sha1", "sha256", "sha512")
+_BASE64_HASHES = ("sha256", "sha512")
 
 
 class _ConfinedFiles:
@@ -67,6 +74,22 @@ class _ConfinedFiles:
         except OSError as exc:
             raise FunctionError(f"cannot read {argument!r} ({exc.strerror})") from None
 
+    def files(self, directory: Any, pattern: Any) -> list[str]:
+        """``fileset``: the regular files below ``directory`` matching ``pattern``."""
+        if not isinstance(pattern, str):
+            raise FunctionError("fileset() needs a string pattern")
+        return fileset(self._path(directory), pattern, self._root)
+
+    def hexdigest(self, algorithm: str) -> Callable[[Any], str]:
+        """``file<algorithm>``: the file's digest in hexadecimal."""
+        return lambda path: hashlib.new(algorithm, self.read(path)).hexdigest()
+
+    def base64digest(self, algorithm: str) -> Callable[[Any], str]:
+        """``filebase64<algorithm>``: the file's digest in base64."""
+        return lambda path: base64.b64encode(
+            hashlib.new(algorithm, self.read(path)).digest()
+        ).decode()
+
     def text(self, argument: Any) -> str:
         """The file's text (UTF-8)."""
         try:
@@ -78,7 +101,7 @@ class _ConfinedFiles:
 def file_functions(
     base: Path, root: Path, functions: Mapping[str, Callable[..., Any]]
 ) -> dict[str, Callable[..., Any]]:
-    """``file``, ``filebase64``, ``fileexists`` and ``templatefile`` for a module whose
+    """The file functions and ``templatefile`` for a module whose
     relative paths start at ``base`` and whose files are read inside ``root``;
     templates see ``functions`` and the file functions, but not ``templatefile``."""
     files = _ConfinedFiles(base, root)
@@ -86,6 +109,9 @@ def file_functions(
         "file": files.text,
         "filebase64": lambda path: base64.b64encode(files.read(path)).decode(),
         "fileexists": files.exists,
+        "fileset": files.files,
+        **{f"file{name}": files.hexdigest(name) for name in _HASHES},
+        **{f"filebase64{name}": files.base64digest(name) for name in _BASE64_HASHES},
     }
     inside_templates = {**functions, **readers}
 

@@ -4,9 +4,12 @@ Every resource and data source of the root module and of its child modules
 (local sources, and remote ones found through ``.terraform/modules/modules.json``)
 becomes a resource of the State, expanded by ``count`` and ``for_each``, with
 its arguments evaluated (variables, locals, functions, references to other
-resources and module outputs). What cannot be evaluated is null. A reference
-to a resource attribute that is not written in configuration evaluates to the
-resource's address (``aws_s3_bucket.b``), and is recorded.
+resources and module outputs). What cannot be evaluated is null; a ``string``
+variable with neither a value nor a default is its own name (``var.name``), as
+snyk's loader gives it. A reference to a resource attribute that is not written
+in configuration (or to anything below it) evaluates to the resource's address
+(``aws_s3_bucket.b``), and is recorded. ``.tf.json`` objects and arrays stay as
+written.
 
 Files are read only inside the root they were found under
 (:mod:`engine.core.confined_files`): the scanned directory, or for a module
@@ -78,12 +81,6 @@ _RESOURCE_META_BLOCKS = frozenset({"lifecycle", "provisioner", "connection"})
 _MODULE_META_ARGUMENTS = frozenset(
     {"source", "version", "count", "for_each", "providers", "depends_on"}
 )
-_JSON_MAP_ATTRIBUTES = frozenset(
-    {"tags", "tags_all", "labels", "annotations", "variables", "parameters", "triggers"}
-)
-"""JSON-syntax object arguments kept as maps (other objects are taken as nested blocks)."""
-_JSON_OBJECT_ARGUMENTS = {"terraform_remote_state": frozenset({"config", "defaults"})}
-"""Arguments of a resource or data source type that are objects, not blocks, in its schema."""
 MAX_MODULE_DEPTH = 16
 """How many modules may nest below a root module."""
 
@@ -112,6 +109,8 @@ class Body:
 
     attributes: dict[str, Attribute] = field(default_factory=dict)
     blocks: list[Block] = field(default_factory=list)
+    json_syntax: bool = False
+    """Written in JSON syntax (``*.tf.json``)."""
 
 
 @dataclass
@@ -273,36 +272,44 @@ def _json_entries(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _json_body(
-    value: Any, display: str, nested_blocks: bool, object_arguments: frozenset[str] = frozenset()
-) -> Body:
-    """A JSON-syntax body; with ``nested_blocks``, objects are blocks except the
-    arguments in :data:`_JSON_MAP_ATTRIBUTES` and ``object_arguments``."""
-    body = Body()
+def _json_body(value: Any, display: str, blocks: bool) -> Body:
+    """A JSON-syntax body: every property an argument whose objects and arrays stay as
+    written, as snyk's loader reads JSON. With ``blocks`` (a resource, data source or
+    provider), ``dynamic`` and the meta-blocks (``lifecycle``, ``provisioner``,
+    ``connection``) are blocks, as in native syntax."""
+    body = Body(json_syntax=True)
     if not isinstance(value, dict):
         return body
     for key, item in value.items():
         if key == "//":
             continue
-        if key == "dynamic" and nested_blocks and isinstance(item, dict):
+        if blocks and key == "dynamic" and isinstance(item, dict):
             for label, specs in item.items():
                 for spec in _json_entries(specs):
-                    dynamic = _json_body(spec, display, True)
-                    body.blocks.append(Block("dynamic", (label,), dynamic, display))
+                    body.blocks.append(
+                        Block("dynamic", (label,), _json_dynamic(spec, display), display)
+                    )
             continue
-        objects = _json_entries(item)
-        is_block = (
-            nested_blocks
-            and key not in _JSON_MAP_ATTRIBUTES
-            and key not in object_arguments
-            and key not in _RESOURCE_META_ARGUMENTS
-            and bool(objects)
-            and all(isinstance(o, dict) for o in objects)
-        )
-        if is_block:
-            for obj in objects:
-                body.blocks.append(Block(key, (), _json_body(obj, display, True), display))
-        else:
+        entries = _json_entries(item)
+        if blocks and key in _RESOURCE_META_BLOCKS and all(isinstance(e, dict) for e in entries):
+            body.blocks.extend(
+                Block(key, (), _json_body(e, display, True), display) for e in entries
+            )
+            continue
+        body.attributes[key] = Attribute(key, JsonExpression(item))
+    return body
+
+
+def _json_dynamic(spec: Any, display: str) -> Body:
+    """The body of a JSON-syntax ``dynamic`` block: ``for_each``, ``iterator`` and its
+    ``content`` block."""
+    body = Body(json_syntax=True)
+    if not isinstance(spec, dict):
+        return body
+    for key, item in spec.items():
+        if key == "content" and isinstance(item, dict):
+            body.blocks.append(Block("content", (), _json_body(item, display, True), display))
+        elif key != "//":
             body.attributes[key] = Attribute(key, JsonExpression(item))
     return body
 
@@ -325,10 +332,9 @@ def parse_json_syntax(raw: bytes, display: str) -> list[Block]:
                 for rtype, by_name in entry.items():
                     if not isinstance(by_name, dict):
                         continue
-                    arguments = _JSON_OBJECT_ARGUMENTS.get(rtype, frozenset())
                     for name, spec in by_name.items():
                         for one in _json_entries(spec):
-                            body = _json_body(one, display, True, arguments)
+                            body = _json_body(one, display, True)
                             blocks.append(Block(kind, (rtype, name), body, display))
             elif kind in ("module", "variable", "output"):
                 for name, spec in entry.items():
@@ -674,21 +680,17 @@ class _Module:
         except KeyError:
             pass
         default = declared.body.attributes.get("default")
-        if default is None:
-            raise EvaluationError(f"variable {name!r} has no value")
+        if default is None:  # as snyk's loader: a string is its own name, else null
+            return f"{self.prefix}var.{name}" if _declared_type(declared) == "string" else None
         if isinstance(default.expression, JsonExpression):
             return default.expression.value
         return materialize(evaluate(default.expression, _LITERAL_CONTEXT))
 
     def _typed(self, declared: Block, value: Any) -> Any:
         """``value`` converted to the variable's declared primitive type, when it has one."""
-        written = declared.body.attributes.get("type")
-        if written is None or value is None:
+        if value is None:
             return value
-        if isinstance(written.expression, JsonExpression):
-            kind = str(written.expression.value).strip("${}")
-        else:
-            kind = identifier_name(written.expression) or ""
+        kind = _declared_type(declared)
         converters: dict[str, Callable[[Any], Any]] = {
             "string": to_string,
             "number": to_number,
@@ -724,6 +726,16 @@ class _Module:
         if name is None:
             name = block.labels[0].split("_", 1)[0]
         return self.providers.get(name, _Provider(name))
+
+
+def _declared_type(declared: Block) -> str:
+    """The ``type`` of a ``variable`` block when it is one name (``string``), else ``""``."""
+    written = declared.body.attributes.get("type")
+    if written is None:
+        return ""
+    if isinstance(written.expression, JsonExpression):
+        return str(written.expression.value).strip("${}")
+    return identifier_name(written.expression) or ""
 
 
 def written_provider(block: Block) -> str | None:
@@ -872,6 +884,9 @@ class _Instance(ResourceHandle):
 
 
 def _argument_names(body: Body, *, top_level: bool) -> list[str]:
+    """The attribute names of a body's value: its arguments and block types (a
+    ``dynamic`` block's label). A native-syntax body with ``dynamic`` blocks also has
+    ``dynamic`` (an empty list), as snyk's loader gives it."""
     names = [
         name
         for name in body.attributes
@@ -883,7 +898,13 @@ def _argument_names(body: Body, *, top_level: bool) -> list[str]:
         name = block.labels[0] if block.type == "dynamic" and block.labels else block.type
         if name not in names:
             names.append(name)
+        if block.type == "dynamic" and not body.json_syntax and _DYNAMIC not in names:
+            names.append(_DYNAMIC)
     return names
+
+
+_DYNAMIC = "dynamic"
+"""The empty attribute snyk's loader leaves beside the blocks a ``dynamic`` block makes."""
 
 
 def _evaluate_name(
@@ -894,7 +915,12 @@ def _evaluate_name(
     bindings: Mapping[str, Any],
 ) -> Any:
     """The value of one argument or nested-block type of ``body``."""
+    if name == _DYNAMIC and name not in body.attributes:
+        return []
     if name in body.attributes:
+        expression = body.attributes[name].expression
+        if isinstance(expression, JsonExpression) and isinstance(expression.value, dict | list):
+            return _json_argument(expression.value, instance, (*path, name), bindings)
         context = instance.context_at((*path, name), bindings)
         addresses: list[ResourceAddress] = []
         value = plain(evaluate_or_null(body.attributes[name].expression, context), addresses)
@@ -908,6 +934,36 @@ def _evaluate_name(
         elif block.type == "dynamic" and block.labels[:1] == (name,):
             items.extend(_dynamic_items(block, instance, (*path, name), len(items), bindings))
     return items
+
+
+def _json_argument(
+    value: Any, instance: _Instance, path: AttributePath, bindings: Mapping[str, Any]
+) -> Any:
+    """A JSON-syntax object or array evaluated one value at a time, so that each
+    reference is recorded at the path it is written at (a value that cannot be
+    evaluated is null; so is an object with a key that cannot be)."""
+    if isinstance(value, dict):
+        result: dict[str, Any] = {}
+        context = instance.context_at(path, bindings)
+        for key, item in value.items():
+            name = evaluate_or_null(JsonExpression(key), context)
+            if name is None:
+                return None
+            name = to_string(name)
+            result[name] = _json_argument(item, instance, (*path, name), bindings)
+        return result
+    if isinstance(value, list):
+        return [
+            _json_argument(item, instance, (*path, index), bindings)
+            for index, item in enumerate(value)
+        ]
+    addresses: list[ResourceAddress] = []
+    found = plain(
+        evaluate_or_null(JsonExpression(value), instance.context_at(path, bindings)), addresses
+    )
+    for address in addresses:
+        instance.record(path, address.target, address.target_attribute)
+    return found
 
 
 def _body_value(

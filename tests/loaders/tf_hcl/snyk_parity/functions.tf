@@ -19,3 +19,17 @@ resource "aws_s3_bucket_lifecycle_configuration" "rules" {
   transitions = try(flatten([var.rules[0].transition]), [])
   expiration  = try(flatten([var.rules[1].transition]), [])
 }
+
+resource "aws_s3_object" "digests" {
+  bucket      = "digests"
+  key         = "hello.txt"
+  etag        = filemd5("${path.module}/hello.txt")
+  source_hash = filesha256("${path.module}/hello.txt")
+  metadata = {
+    sha1      = filesha1("${path.module}/hello.txt")
+    sha512    = filesha512("${path.module}/hello.txt")
+    b64sha256 = filebase64sha256("${path.module}/hello.txt")
+    b64sha512 = filebase64sha512("${path.module}/hello.txt")
+    listed    = join(",", fileset(path.module, "*.{txt,tpl}"))
+  }
+}
