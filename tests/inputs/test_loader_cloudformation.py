@@ -228,7 +228,12 @@ def test_unknown_intrinsic_raises() -> None:
     ("declaration", "expected"),
     [
         ({"Type": "String", "Default": "x"}, "x"),
-        ({"Type": "String"}, None),
+        ({"Type": "String"}, "P"),
+        ({"Type": "String", "AllowedValues": ["0.0.0.0", "localhost"]}, "0.0.0.0"),
+        ({"Type": "String", "Default": "b", "AllowedValues": ["a", "b"]}, "b"),
+        ({"Type": "String", "AllowedValues": []}, "P"),
+        ({"Type": "AWS::SSM::Parameter::Value<String>"}, None),
+        ({"Type": "CommaDelimitedList", "AllowedValues": ["a,b"]}, ["a", "b"]),
         ({"Type": "CommaDelimitedList", "Default": "a, b,c"}, ["a", "b", "c"]),
         ({"Type": "List<AWS::EC2::Subnet::Id>", "Default": ["s-1"]}, ["s-1"]),
         ({"Type": "AWS::SSM::Parameter::Value<String>", "Default": "/name"}, None),
@@ -236,7 +241,7 @@ def test_unknown_intrinsic_raises() -> None:
     ],
 )
 def test_parameter_value(declaration: Any, expected: Any) -> None:
-    assert parameter_value(declaration) == expected
+    assert parameter_value(declaration, "P") == expected
 
 
 def test_merge_globals() -> None:

@@ -223,7 +223,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     parameters = _section(doc, "Parameters", raw)
     evaluator = Evaluator(
         Template(
-            parameters={name: parameter_value(p) for name, p in parameters.items()},
+            parameters={name: parameter_value(p, name) for name, p in parameters.items()},
             resource_types={name: r["Type"] for name, r in resources.items()},
             present=frozenset(),
             mappings=_section(doc, "Mappings", raw),

@@ -1,8 +1,9 @@
 """CloudFormation intrinsic functions and conditions, evaluated at load time.
 
 Only what a template itself determines is evaluated: parameters take their
-``Default``; ``Ref`` and ``Fn::GetAtt`` to a resource give its logical id;
-pseudo parameters (``AWS::Region`` ...) give their own names; mappings and
+``Default``, else the first of their ``AllowedValues``; ``Ref`` and
+``Fn::GetAtt`` to a resource give its logical id; pseudo parameters
+(``AWS::Region`` ...) and parameters with neither give their own names; mappings and
 conditions are looked up. Values known only at deployment (``Fn::GetAZs``,
 ``Fn::ImportValue``, ``Fn::Cidr``, ``Fn::Transform``, SSM parameter types) are
 null, and so is anything built from a null. A condition that depends on a
@@ -37,6 +38,8 @@ PSEUDO_PARAMETERS = frozenset(
         *("AWS::Region", "AWS::StackId", "AWS::StackName", "AWS::URLSuffix"),
     }
 )
+
+_SSM_TYPE = "AWS::SSM::Parameter::Value<"
 
 CONDITION_FUNCTIONS = frozenset({"Fn::And", "Fn::Equals", "Fn::Not", "Fn::Or"})
 
@@ -96,16 +99,23 @@ class Template:
     conditions: dict[str, Any]
 
 
-def parameter_value(declaration: Any) -> Any:
-    """The value ``Ref`` gives for a parameter: its ``Default``, split for
+def parameter_value(declaration: Any, name: str) -> Any:
+    """The value ``Ref`` gives for the parameter ``name``: its ``Default``, else
+    the first of its ``AllowedValues``, else its own name (a value the deployer
+    supplies, like a pseudo parameter), as snyk's loader gives them; split for
     ``CommaDelimitedList`` and ``List<...>`` types; null for SSM parameter types."""
     if not isinstance(declaration, dict):
         return None
     kind = declaration.get("Type")
     default = declaration.get("Default")
+    allowed = declaration.get("AllowedValues")
+    if default is None and isinstance(allowed, list) and allowed:
+        default = allowed[0]
+    if default is None and not (isinstance(kind, str) and kind.startswith(_SSM_TYPE)):
+        return Symbolic(name)
     if not isinstance(kind, str) or default is None:
         return default
-    if kind.startswith("AWS::SSM::Parameter::Value<"):
+    if kind.startswith(_SSM_TYPE):
         return None
     if kind == "CommaDelimitedList" or kind.startswith("List<"):
         if isinstance(default, str):
