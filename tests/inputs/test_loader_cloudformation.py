@@ -228,6 +228,7 @@ def test_intrinsic(expression: Any, expected: Any) -> None:
         ({"Fn::If": ["IsProd", {"Fn::Sub": "${Bucket}-x"}, "no"]}, "Bucket"),
         ({"Fn::Select": [0, [{"Fn::Sub": "${Bucket}-x"}]]}, "Bucket-x"),
         ({"Ref": "Bucket"}, "Bucket"),
+        ({"Fn::GetAtt": ["Bucket", "DomainName"]}, "Bucket"),  # snyk: the function itself
     ],
 )
 def test_sub_and_join_in_place_give_the_names_they_refer_to(expression: Any, expected: Any) -> None:
