@@ -3,13 +3,14 @@
 Only what a template itself determines is evaluated: parameters take their
 ``Default``, else the first of their ``AllowedValues``; ``Ref`` and
 ``Fn::GetAtt`` to a resource give its logical id; pseudo parameters
-(``AWS::Region`` ...) and parameters with neither give their own names; mappings and
-conditions are looked up. Values known only at deployment (``Fn::GetAZs``,
-``Fn::ImportValue``, ``Fn::Cidr``, ``Fn::Transform``, SSM parameter types) are
-null, and so is anything built from a null. A condition that depends on a
-pseudo parameter, a resource or a null is unknown (None): ``Fn::If`` on it is
-null. A ``Fn::Sub`` or ``Fn::Join`` written as a property value (not inside
-another function) gives the names it refers to, as snyk's loader
+(``AWS::Region`` ...), parameters with neither and undeclared names give
+their own names; mappings and conditions are looked up. Values known only at
+deployment (``Fn::GetAZs``, ``Fn::ImportValue``, ``Fn::Cidr``,
+``Fn::Transform``, SSM parameter types) are null, and so is anything built
+from a null. A condition that depends on a pseudo parameter, a resource or a
+null is unknown (None): ``Fn::If`` on it is null. A ``Fn::Sub`` or
+``Fn::Join`` written as a property value (not inside another function) gives
+the names it refers to, as snyk's loader
 (:mod:`engine.inputs.loaders.cloudformation_names`); the string it builds
 only when it names nothing.
 
