@@ -142,10 +142,12 @@ TEMPLATE = Template(
 )
 
 SITE = Site("AWS::S3::BucketPolicy", "Policy", ("Bucket",))
+ARGUMENT = Site("AWS::S3::BucketPolicy", "Policy", ("Bucket",), pinned=True)
+"""Inside another function's arguments: Fn::Sub and Fn::Join build their strings."""
 
 
-def evaluate(value: Any) -> Any:
-    result = Evaluator(TEMPLATE).evaluate(value, SITE)
+def evaluate(value: Any, site: Site = ARGUMENT) -> Any:
+    result = Evaluator(TEMPLATE).evaluate(value, site)
     return result if result is NO_VALUE else plain(result)
 
 
@@ -156,7 +158,7 @@ def evaluate(value: Any) -> Any:
         ({"Ref": "Env"}, "prod"),
         ({"Ref": "Zones"}, ["a", "b"]),
         ({"Ref": "Empty"}, None),
-        ({"Ref": "Undeclared"}, None),
+        ({"Ref": "Undeclared"}, "Undeclared"),
         ({"Ref": "AWS::Region"}, "AWS::Region"),
         ({"Ref": "AWS::NoValue"}, NO_VALUE),
         ({"Fn::GetAtt": ["Bucket", "Arn"]}, "Bucket"),
@@ -201,10 +203,42 @@ def test_intrinsic(expression: Any, expected: Any) -> None:
     assert evaluate(expression) == expected
 
 
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ({"Fn::Sub": "function-${AWS::Region}"}, "AWS::Region"),
+        ({"Fn::Sub": "${AWS::AccountId}:${Bucket}"}, ["AWS::AccountId", "Bucket"]),
+        ({"Fn::Sub": "${Bucket.Arn}/* ${!Literal} ${Env}"}, ["Bucket", "Env"]),
+        ({"Fn::Sub": ["${A}/${B}", {"A": "LoggingBucket2"}]}, "LoggingBucket2"),
+        (
+            {"Fn::Sub": ["${A}/${B}", {"A": {"Ref": "Bucket"}, "B": {"Ref": "Env"}}]},
+            ["Bucket", "prod"],
+        ),
+        ({"Fn::Sub": ["${A}", {"A": {"Fn::Select": [1, ["x", "y"]]}}]}, "y"),
+        ({"Fn::Sub": "no variables"}, "no variables"),
+        ({"Fn::Join": [":", [{"Fn::Sub": "function-${AWS::Region}"}, "v2"]]}, "AWS::Region"),
+        (
+            {"Fn::Join": ["", [{"Fn::Join": ["-", [{"Ref": "AWS::Region"}, {"Ref": "Env"}]]}]]},
+            ["AWS::Region", "prod"],
+        ),
+        ({"Fn::Join": ["/", [{"Fn::GetAtt": ["Bucket", "Arn"]}, "*"]]}, "Bucket"),
+        ({"Fn::Join": ["/", [{"Fn::GetAtt": ["Bucket", "DomainName"]}, "x"]]}, "Bucket/x"),
+        ({"Fn::Join": [",", ["a", {"Ref": "AWS::NoValue"}, "b"]]}, "a,b"),
+        ({"Fn::Join": [",", {"Ref": "Zones"}]}, "a,b"),
+        ({"Fn::If": ["IsProd", {"Fn::Sub": "${Bucket}-x"}, "no"]}, "Bucket"),
+        ({"Fn::Select": [0, [{"Fn::Sub": "${Bucket}-x"}]]}, "Bucket-x"),
+        ({"Ref": "Bucket"}, "Bucket"),
+        ({"Fn::GetAtt": ["Bucket", "DomainName"]}, "Bucket"),  # snyk: the function itself
+    ],
+)
+def test_sub_and_join_in_place_give_the_names_they_refer_to(expression: Any, expected: Any) -> None:
+    assert evaluate(expression, SITE) == expected
+
+
 def test_references_are_recorded_for_present_resources_only() -> None:
     evaluator = Evaluator(TEMPLATE)
     value = {"Fn::Sub": "${Bucket.Arn}/${Gone}"}
-    assert evaluator.evaluate(value, SITE) == "Bucket/Gone"
+    assert evaluator.evaluate(value, SITE) == ["Bucket", "Gone"]
     assert evaluator.references == [
         ResolvedReference(
             "AWS::S3::BucketPolicy",
@@ -228,7 +262,12 @@ def test_unknown_intrinsic_raises() -> None:
     ("declaration", "expected"),
     [
         ({"Type": "String", "Default": "x"}, "x"),
-        ({"Type": "String"}, None),
+        ({"Type": "String"}, "P"),
+        ({"Type": "String", "AllowedValues": ["0.0.0.0", "localhost"]}, "0.0.0.0"),
+        ({"Type": "String", "Default": "b", "AllowedValues": ["a", "b"]}, "b"),
+        ({"Type": "String", "AllowedValues": []}, "P"),
+        ({"Type": "AWS::SSM::Parameter::Value<String>"}, None),
+        ({"Type": "CommaDelimitedList", "AllowedValues": ["a,b"]}, ["a", "b"]),
         ({"Type": "CommaDelimitedList", "Default": "a, b,c"}, ["a", "b", "c"]),
         ({"Type": "List<AWS::EC2::Subnet::Id>", "Default": ["s-1"]}, ["s-1"]),
         ({"Type": "AWS::SSM::Parameter::Value<String>", "Default": "/name"}, None),
@@ -236,7 +275,7 @@ def test_unknown_intrinsic_raises() -> None:
     ],
 )
 def test_parameter_value(declaration: Any, expected: Any) -> None:
-    assert parameter_value(declaration) == expected
+    assert parameter_value(declaration, "P") == expected
 
 
 def test_merge_globals() -> None:

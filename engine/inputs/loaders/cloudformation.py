@@ -2,11 +2,14 @@
 
 A resource's type is its ``Type`` (SAM's ``AWS::Serverless::*`` kept as
 written), its key and id its logical id, its namespace the template's path.
-Its attributes are its ``Properties`` with intrinsics evaluated (see
+Its attributes are its ``Properties``, the values written in them coerced to
+the type of their property in AWS's resource schema (see
+:mod:`engine.inputs.loaders.cloudformation_schemas`), then with intrinsics evaluated (see
 :mod:`engine.inputs.loaders.cloudformation_intrinsics`): ``Fn::GetAZs`` gives null.
 A resource whose ``Condition`` is false is left out; an unknown condition
 keeps it. ``meta.condition`` names the condition; tags are the ``Tags``
-property as an object (a list of ``Key``/``Value`` pairs, or a map).
+property as an object (a list of ``Key``/``Value`` pairs, or a map), string
+values only.
 
 In a SAM template (``Transform: AWS::Serverless-2016-10-31``) the
 ``Globals`` of each kind are merged into the properties of its resources as
@@ -30,6 +33,7 @@ from engine.inputs.loaders.cloudformation_intrinsics import (
     parameter_value,
     plain,
 )
+from engine.inputs.loaders.cloudformation_schemas import coerce, resource_schema
 from engine.inputs.loaders.evaluation_budget import MAX_UNITS, BudgetExhausted, evaluation_budget
 from engine.inputs.loaders.loaded import (
     LoadedState,
@@ -134,17 +138,19 @@ def merge_globals(globals_: Any, properties: Any) -> Any:
     return properties
 
 
-def _tags(attributes: dict[str, Any]) -> dict[str, Any]:
-    """The ``Tags`` property as an object."""
+def _tags(attributes: dict[str, Any]) -> dict[str, str]:
+    """The ``Tags`` property as an object: its string values (as snyk's loader)."""
     tags = attributes.get("Tags")
     if isinstance(tags, dict):
-        return dict(tags)
+        return {k: v for k, v in tags.items() if isinstance(v, str)}
     if not isinstance(tags, list):
         return {}
     return {
-        tag["Key"]: tag.get("Value")
+        tag["Key"]: tag["Value"]
         for tag in tags
-        if isinstance(tag, dict) and isinstance(tag.get("Key"), str)
+        if isinstance(tag, dict)
+        and isinstance(tag.get("Key"), str)
+        and isinstance(tag.get("Value"), str)
     }
 
 
@@ -223,7 +229,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     parameters = _section(doc, "Parameters", raw)
     evaluator = Evaluator(
         Template(
-            parameters={name: parameter_value(p) for name, p in parameters.items()},
+            parameters={name: parameter_value(p, name) for name, p in parameters.items()},
             resource_types={name: r["Type"] for name, r in resources.items()},
             present=frozenset(),
             mappings=_section(doc, "Mappings", raw),
@@ -245,6 +251,7 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         if sam and resource_type.startswith(SAM_TYPE_PREFIX):
             section = globals_.get(resource_type.removeprefix(SAM_TYPE_PREFIX))
             properties = merge_globals(section, properties) if section else properties
+        properties = coerce(properties, resource_schema(resource_type))
         evaluated = evaluator.evaluate(properties, Site(resource_type, logical_id, ()))
         attributes = plain(evaluated) if isinstance(evaluated, dict) else {}
         condition = resource.get("Condition")

@@ -1,13 +1,18 @@
 """CloudFormation intrinsic functions and conditions, evaluated at load time.
 
 Only what a template itself determines is evaluated: parameters take their
-``Default``; ``Ref`` and ``Fn::GetAtt`` to a resource give its logical id;
-pseudo parameters (``AWS::Region`` ...) give their own names; mappings and
-conditions are looked up. Values known only at deployment (``Fn::GetAZs``,
-``Fn::ImportValue``, ``Fn::Cidr``, ``Fn::Transform``, SSM parameter types) are
-null, and so is anything built from a null. A condition that depends on a
-pseudo parameter, a resource or a null is unknown (None): ``Fn::If`` on it is
-null.
+``Default``, else the first of their ``AllowedValues``; ``Ref`` and
+``Fn::GetAtt`` to a resource give its logical id; pseudo parameters
+(``AWS::Region`` ...), parameters with neither and undeclared names give
+their own names; mappings and conditions are looked up. Values known only at
+deployment (``Fn::GetAZs``, ``Fn::ImportValue``, ``Fn::Cidr``,
+``Fn::Transform``, SSM parameter types) are null, and so is anything built
+from a null. A condition that depends on a pseudo parameter, a resource or a
+null is unknown (None): ``Fn::If`` on it is null. A ``Fn::Sub`` or
+``Fn::Join`` written as a property value (not inside another function) gives
+the names it refers to, as snyk's loader
+(:mod:`engine.inputs.loaders.cloudformation_names`); the string it builds
+only when it names nothing.
 
 Evaluation spends from the budget of :mod:`engine.inputs.loaders.evaluation_budget`:
 one unit per intrinsic, and what a ``Ref`` or ``Fn::FindInMap`` copies into the
@@ -27,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.inputs.loaders.cloudformation_names import named_value
 from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units
 from engine.inputs.loaders.loaded import ResolvedReference
 from engine.inputs.source_map import AttributePath
@@ -38,7 +44,13 @@ PSEUDO_PARAMETERS = frozenset(
     }
 )
 
+_SSM_TYPE = "AWS::SSM::Parameter::Value<"
+
 CONDITION_FUNCTIONS = frozenset({"Fn::And", "Fn::Equals", "Fn::Not", "Fn::Or"})
+
+NAMING_FUNCTIONS = frozenset({"Fn::Sub", "Fn::Join"})
+"""Written as a property value, these give the names they refer to (see
+:mod:`engine.inputs.loaders.cloudformation_names`), not the string they build."""
 
 
 class Symbolic(str):
@@ -96,16 +108,23 @@ class Template:
     conditions: dict[str, Any]
 
 
-def parameter_value(declaration: Any) -> Any:
-    """The value ``Ref`` gives for a parameter: its ``Default``, split for
+def parameter_value(declaration: Any, name: str) -> Any:
+    """The value ``Ref`` gives for the parameter ``name``: its ``Default``, else
+    the first of its ``AllowedValues``, else its own name (a value the deployer
+    supplies, like a pseudo parameter), as snyk's loader gives them; split for
     ``CommaDelimitedList`` and ``List<...>`` types; null for SSM parameter types."""
     if not isinstance(declaration, dict):
         return None
     kind = declaration.get("Type")
     default = declaration.get("Default")
+    allowed = declaration.get("AllowedValues")
+    if default is None and isinstance(allowed, list) and allowed:
+        default = allowed[0]
+    if default is None and not (isinstance(kind, str) and kind.startswith(_SSM_TYPE)):
+        return Symbolic(name)
     if not isinstance(kind, str) or default is None:
         return default
-    if kind.startswith("AWS::SSM::Parameter::Value<"):
+    if kind.startswith(_SSM_TYPE):
         return None
     if kind == "CommaDelimitedList" or kind.startswith("List<"):
         if isinstance(default, str):
@@ -199,9 +218,14 @@ class Evaluator:
         ``AWS::NoValue``. ``site`` None: nothing is recorded."""
         if is_intrinsic(value):
             ((name, argument),) = value.items()
+            in_place = site is not None and not site.pinned
             if site is not None and name != "Fn::If":  # If's branch is the value itself
                 site = replace(site, pinned=True)
-            return self._call(name, argument, site)
+            result = self._call(name, argument, site)
+            if in_place and name in NAMING_FUNCTIONS:
+                named = named_value(value, self.template.parameters, self._plain_value)
+                return result if named is None else named
+            return result
         if isinstance(value, dict):
             out: dict[str, Any] = {}
             for key, item in value.items():
@@ -217,6 +241,9 @@ class Evaluator:
                     items.append(result)
             return items
         return value
+
+    def _plain_value(self, value: Any) -> Any:
+        return self.evaluate(value, None)
 
     def _call(self, name: str, argument: Any, site: Site | None) -> Any:
         spend(1)
@@ -242,7 +269,7 @@ class Evaluator:
             )
 
     def ref(self, name: Any, site: Site | None) -> Any:
-        """What ``Ref`` to ``name`` gives."""
+        """What ``Ref`` to ``name`` gives: a parameter's value, else the name."""
         if not isinstance(name, str):
             return None
         if name == "AWS::NoValue":
@@ -252,7 +279,9 @@ class Evaluator:
         if name in self.template.resource_types:
             self._record(site, name, None, "Ref")
             return Symbolic(name)
-        value = self.template.parameters.get(name)
+        if name not in self.template.parameters:
+            return Symbolic(name)  # declared elsewhere (snyk's loader gives the name too)
+        value = self.template.parameters[name]
         spend_for_json(value)  # each reference is a copy in the State
         return value
 
