@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity snyk-parity compat clean-cache
+.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity loader-parity-examples snyk-parity compat clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -66,6 +66,11 @@ bench-peers: setup
 # SNYK_PE_DIR=/path/to/policy-engine make loader-parity
 loader-parity: setup
 	$(BIN)/python bench/loader_parity.py $(SNYK_PE_DIR)
+
+# The States of examples/ against snyk's engine's own (SNYK_PE: its built binary):
+# SNYK_PE=/path/to/policy-engine make loader-parity-examples
+loader-parity-examples: setup
+	$(BIN)/python bench/loader_parity.py --examples "$(SNYK_PE)"
 
 # SNYK_PE_DIR=/path/to/policy-engine make snyk-parity
 snyk-parity: setup

@@ -20,6 +20,12 @@ to ours.
 Opt-in: ``SNYK_PE_DIR=<checkout of snyk/policy-engine> make loader-parity``,
 or ``python bench/loader_parity.py [SNYK_PE_DIR] [-v]`` (``-v`` lists every
 differing resource). Nothing is asserted.
+
+With ``--examples BINARY`` (``SNYK_PE=<built policy-engine> make
+loader-parity-examples``) the same comparison runs over this repository's
+``examples/`` inputs instead, against the States snyk's engine itself prints:
+``policy-engine fixture <input>`` writes the State as a Rego object, which the
+pinned ``opa`` evaluates to JSON.
 """
 
 from __future__ import annotations
@@ -27,13 +33,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.inputs.discovery import load_inputs
+from engine.rules.opa import find_opa
 
 FORMATS = ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate")
 META_KEYS = ("terraform", "tfplan", "tfstate", "arm")
@@ -41,6 +50,7 @@ DELIBERATE = " (deliberate, docs/inputs.md)"
 CLUSTER_SCOPED = "keyed without 'default.': a cluster-scoped kind" + DELIBERATE
 FOR_EACH_KEY = 'for_each key spelled as Terraform writes it (["dev"])' + DELIBERATE
 SENSITIVE = "sensitive value kept as written" + DELIBERATE
+GET_ATT = "Fn::GetAtt of an attribute other than Arn gives the logical id" + DELIBERATE
 MASKED = "******"
 """How snyk's loaders write a sensitive value."""
 _QUOTED_KEY = re.compile(r'\[("(?:[^"\\]|\\.)*")\]')
@@ -91,21 +101,37 @@ def first_difference(path: str, ours: Any, theirs: Any) -> str | None:
     return None
 
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLE_INPUTS = (
+    ("tf", "terraform"),
+    ("tfplan", "terraform-plan/plan.json"),
+    ("cfn", "cloudformation/api.yaml"),
+    ("k8s", "kubernetes/ops.yaml"),
+    ("k8s", "kubernetes/web.yaml"),
+    ("k8s", "kubernetes/worker.yaml"),
+)
+"""Each ``examples/`` input with its format, as snyk's ``fixture`` command takes
+it (a file, or the Terraform directory)."""
+
+
 def _case_path(case: Path) -> Path:
     """The input snyk's golden test loads: the only file of the case, else the directory."""
+    if case.is_file():
+        return case
     children = sorted(case.iterdir())
     return children[0] if len(children) == 1 and children[0].is_file() else case
 
 
-def _our_resources(case: Path) -> dict[str, dict[str, Any]] | None:
-    """Our resources of a case by key (every State of the case merged), None if refused."""
+def _our_resources(case: Path) -> dict[str, dict[str, dict[str, Any]]] | None:
+    """Our resources of a case by type, then key (every State of the case merged), None if
+    refused."""
     loaded = load_inputs([_case_path(case)])
     if not loaded.inputs:
         return None
-    ours: dict[str, dict[str, Any]] = {}
+    ours: dict[str, dict[str, dict[str, Any]]] = {}
     for item in loaded.inputs:
-        for by_key in item.state.document.get("resources", {}).values():
-            ours.update(by_key)
+        for resource_type, by_key in item.state.document.get("resources", {}).items():
+            ours.setdefault(resource_type, {}).update(by_key)
     return ours
 
 
@@ -134,6 +160,19 @@ def _respelled(resource: dict[str, Any], keys: set[str]) -> dict[str, Any]:
     }
 
 
+def _get_att_names(theirs: Any) -> Any:
+    """snyk's value with each ``{"Fn::GetAtt": [name, attribute]}`` kept as ``name``, as
+    this engine gives it."""
+    if isinstance(theirs, dict):
+        found = theirs.get("Fn::GetAtt")
+        if len(theirs) == 1 and isinstance(found, list) and found and isinstance(found[0], str):
+            return found[0]
+        return {k: _get_att_names(v) for k, v in theirs.items()}
+    if isinstance(theirs, list):
+        return [_get_att_names(v) for v in theirs]
+    return theirs
+
+
 def _masked(ours: Any, theirs: Any) -> Any:
     """``ours`` with every value snyk writes as ``"******"`` masked the same way."""
     if theirs == MASKED:
@@ -146,7 +185,7 @@ def _masked(ours: Any, theirs: Any) -> Any:
 
 
 def _matching(
-    key: str, ours: dict[str, dict[str, Any]], respelled: dict[str, str]
+    key: str, ours: dict[str, dict[str, Any]], respelled: dict[str, str], keys: set[str]
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """Our resource for snyk's ``key`` and the deliberate differences that match them."""
     if key in ours:
@@ -154,29 +193,35 @@ def _matching(
     if key.startswith("default.") and key[len("default.") :] in ours:
         return ours[key[len("default.") :]], [CLUSTER_SCOPED]
     if key in respelled:
-        return _respelled(ours[respelled[key]], set(ours)), [FOR_EACH_KEY]
+        return _respelled(ours[respelled[key]], keys), [FOR_EACH_KEY]
     return None, []
 
 
 def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> None:
     """Add one golden case's resources to ``tally``."""
     theirs = [
-        (key, resource)
-        for by_key in expected.get("resources", {}).values()
+        (resource_type, key, resource)
+        for resource_type, by_key in expected.get("resources", {}).items()
         for key, resource in by_key.items()
     ]
     tally.resources += len(theirs)
-    ours = _our_resources(case)
-    if ours is None:
+    by_type = _our_resources(case)
+    if by_type is None:
         empty = not any(p.is_file() for p in case.rglob("*"))
         why = "refused: the case has no input files in this checkout" if empty else "refused"
         tally.refused += len(theirs)
         tally.causes[why] += len(theirs)
         tally.details.append(f"{case.name}: {why}")
         return
-    respelled = {snyk_spelling(k): k for k in ours if snyk_spelling(k) != k}
-    for key, resource in theirs:
-        mine, deliberate = _matching(key, ours, respelled)
+    every_type = {key: r for by_key in by_type.values() for key, r in by_key.items()}
+    keys = set(every_type)
+    for resource_type, key, resource in theirs:
+        # Keys are unique within a type (a Kubernetes Service and Deployment may share one);
+        # a key found only under another type shows as a resource_type difference.
+        ours = by_type.get(resource_type, {})
+        if not _matching(key, ours, _respellings(ours), keys)[0]:
+            ours = every_type
+        mine, deliberate = _matching(key, ours, _respellings(ours), keys)
         if _snyk_meta(mine) == _snyk_meta(resource):
             tally.meta_equal += 1
         cause = _resource_difference(mine, resource)
@@ -187,6 +232,9 @@ def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> No
             }
             if _resource_difference(masked, resource) is None:
                 cause, deliberate = None, [*deliberate, SENSITIVE]
+            named = {**resource, "attributes": _get_att_names(resource.get("attributes"))}
+            if cause is not None and _resource_difference(mine, named) is None:
+                cause, deliberate = None, [*deliberate, GET_ATT]
         if cause is None and not deliberate:
             tally.equal += 1
             continue
@@ -197,6 +245,11 @@ def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> No
             tally.differing += 1
         tally.causes[cause] += 1
         tally.details.append(f"{case.name} {key}: {cause}")
+
+
+def _respellings(ours: dict[str, Any]) -> dict[str, str]:
+    """Our keys by their snyk spelling, for the keys that differ."""
+    return {snyk_spelling(k): k for k in ours if snyk_spelling(k) != k}
 
 
 def _snyk_meta(resource: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -231,6 +284,41 @@ def run(snyk_dir: Path) -> dict[str, FormatTally]:
     return tallies
 
 
+def snyk_state(binary: Path, path: Path) -> dict[str, Any]:
+    """The State snyk's engine gives ``path``: its ``fixture`` output evaluated by ``opa``."""
+    fixture = subprocess.run(
+        [str(binary), "fixture", path.name],
+        cwd=path.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    package = fixture.splitlines()[0].removeprefix("package ").strip()
+    with tempfile.TemporaryDirectory() as scratch:
+        module = Path(scratch) / "fixture.rego"
+        module.write_text(fixture)
+        evaluated = subprocess.run(
+            [
+                *(str(find_opa().path), "eval", "--v0-compatible", "--format", "json"),
+                *("-d", str(module), f"data.{package}.mock_input"),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return json.loads(evaluated)["result"][0]["expressions"][0]["value"]
+
+
+def run_examples(binary: Path) -> dict[str, FormatTally]:
+    """Every format's tally over ``examples/`` against the States snyk's engine prints."""
+    tallies: dict[str, FormatTally] = {}
+    for fmt, relative in EXAMPLE_INPUTS:
+        tally = tallies.setdefault(fmt, FormatTally())
+        path = EXAMPLES / relative
+        compare_case(path, snyk_state(binary, path), tally)
+    return tallies
+
+
 def render(tallies: dict[str, FormatTally], verbose: bool) -> str:
     """The per-format table, then the causes of differences."""
     lines = [
@@ -256,6 +344,13 @@ def render(tallies: dict[str, FormatTally], verbose: bool) -> str:
 def main(argv: list[str]) -> int:
     """Print the parity table; 2 when no checkout of snyk's policy engine is given."""
     args = [a for a in argv if a != "-v"]
+    if args[:1] == ["--examples"]:
+        binary = args[1] if len(args) > 1 else os.environ.get("SNYK_PE", "")
+        if not binary or not Path(binary).is_file():
+            print("--examples needs snyk's policy-engine binary (SNYK_PE=...)", file=sys.stderr)
+            return 2
+        print(render(run_examples(Path(binary)), verbose="-v" in argv))
+        return 0
     where = args[0] if args else os.environ.get("SNYK_PE_DIR", "")
     if not where or not (Path(where) / "pkg" / "input" / "golden_test").is_dir():
         print(USAGE, file=sys.stderr)

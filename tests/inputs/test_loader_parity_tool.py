@@ -3,6 +3,7 @@ laid out as snyk's policy engine lays out its loader goldens."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib.util
 import json
@@ -182,3 +183,111 @@ def test_without_a_checkout_it_says_how_to_use_it(
     assert tool().main([]) == 2
     assert tool().main([str(tmp_path)]) == 2
     assert "SNYK_PE_DIR=/path/to/policy-engine make loader-parity" in capsys.readouterr().err
+
+
+K8S_SHARED_NAME = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec: {replicas: 2}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {type: ClusterIP}
+"""
+
+
+def k8s_state(manifest: str) -> dict:
+    import yaml
+
+    resources: dict = {}
+    for document in yaml.safe_load_all(manifest):
+        key = f"{document['metadata']['namespace']}.{document['metadata']['name']}"
+        resources.setdefault(document["kind"], {})[key] = {
+            "id": document["metadata"]["name"],
+            "resource_type": document["kind"],
+            "attributes": document,
+        }
+    return {"resources": resources}
+
+
+def test_a_key_shared_by_two_types_is_compared_within_its_type(tmp_path: Path) -> None:
+    for fmt in ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate"):
+        (tmp_path / "pkg" / "input" / "golden_test" / fmt).mkdir(parents=True)
+    files = {"objects.yaml": K8S_SHARED_NAME}
+    golden(tmp_path, "k8s", "shared", files, k8s_state(K8S_SHARED_NAME))
+    k8s = tool().run(tmp_path)["k8s"]
+    assert (k8s.resources, k8s.equal, k8s.differing) == (2, 2, 0), k8s.causes
+
+
+GET_ATT_TEMPLATE = """
+AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  WebGroup:
+    Type: AWS::EC2::SecurityGroup
+    Properties: {GroupDescription: web}
+  Ingress:
+    Type: AWS::EC2::SecurityGroupIngress
+    Properties:
+      GroupId: !GetAtt WebGroup.GroupId
+      IpProtocol: tcp
+"""
+
+
+@pytest.mark.parametrize(("name", "deliberate"), [("WebGroup", 1), ("OtherGroup", 0)])
+def test_get_att_kept_as_the_logical_id_is_deliberate(
+    tmp_path: Path, name: str, deliberate: int
+) -> None:
+    for fmt in ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate"):
+        (tmp_path / "pkg" / "input" / "golden_test" / fmt).mkdir(parents=True)
+    rtype = "AWS::EC2::SecurityGroupIngress"
+    ingress = {
+        "id": "Ingress",
+        "resource_type": rtype,
+        "attributes": {"GroupId": {"Fn::GetAtt": [name, "GroupId"]}, "IpProtocol": "tcp"},
+    }
+    group = {
+        "id": "WebGroup",
+        "resource_type": "AWS::EC2::SecurityGroup",
+        "attributes": {"GroupDescription": "web"},
+    }
+    expected = {
+        "resources": {rtype: {"Ingress": ingress}, group["resource_type"]: {"WebGroup": group}}
+    }
+    golden(tmp_path, "cfn", "getatt", {"template.yaml": GET_ATT_TEMPLATE}, expected)
+    cfn = tool().run(tmp_path)["cfn"]
+    assert (cfn.equal, cfn.deliberate, cfn.differing) == (1, deliberate, 1 - deliberate)
+
+
+def test_examples_are_compared_with_the_states_snyks_fixture_command_prints(
+    tmp_path: Path,
+) -> None:
+    """A stand-in for snyk's binary prints each input's State as ``fixture`` does (a Rego
+    module); one resource of the Terraform example is changed, so one differs."""
+    parity = tool()
+    states = {}
+    for _, relative in parity.EXAMPLE_INPUTS:
+        loaded = parity.load_inputs([parity.EXAMPLES / relative])
+        document = {"resources": {}}
+        for item in loaded.inputs:
+            for rtype, by_key in copy.deepcopy(item.state.document["resources"]).items():
+                document["resources"].setdefault(rtype, {}).update(by_key)
+        states[Path(relative).name] = document
+    first_type = sorted(states["terraform"]["resources"])[0]
+    first_key = sorted(states["terraform"]["resources"][first_type])[0]
+    states["terraform"]["resources"][first_type][first_key]["attributes"]["planted"] = 1
+    (tmp_path / "states.json").write_text(json.dumps(states))
+    binary = tmp_path / "policy-engine"
+    binary.write_text(
+        f"#!{sys.executable}\n"
+        "import json, pathlib, sys\n"
+        f"states = json.loads(pathlib.Path({str(tmp_path / 'states.json')!r}).read_text())\n"
+        "print('package fixture.example\\n\\nmock_input = ' + json.dumps(states[sys.argv[2]]))\n"
+    )
+    binary.chmod(0o755)
+    tallies = parity.run_examples(binary)
+    assert set(tallies) == {"tf", "tfplan", "cfn", "k8s"}
+    assert tallies["tf"].differing == 1, tallies["tf"]
+    assert tallies["tf"].causes["attributes: planted missing"] == 1
+    assert all(t.differing == 0 for fmt, t in tallies.items() if fmt != "tf")
