@@ -3,11 +3,11 @@ the ``--debug`` flag, printing problems, failing with exit code 2."""
 
 from __future__ import annotations
 
-import importlib.metadata
 from typing import Annotated
 
 import typer
 
+from engine.core.engine_version import engine_version
 from engine.core.terminal_text import printable
 
 EXIT_ERROR = 2
@@ -46,7 +46,7 @@ def fail(message: str) -> None:
 
 def _print_version(value: bool) -> None:
     if value:
-        typer.echo(f"rego-engine {importlib.metadata.version('rego-engine')}")
+        typer.echo(f"rego-engine {engine_version()}")
         raise typer.Exit()
 
 

@@ -28,7 +28,7 @@ def test_an_uninstalled_tree_reports_its_pyproject_version(
     def not_installed(name: str) -> str:
         raise importlib.metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(version_module.importlib.metadata, "version", not_installed)
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
     version_module.engine_version.cache_clear()
     try:
         assert version_module.engine_version() == version_module.checkout_version()
