@@ -13,9 +13,10 @@ cache) only costs the next process a compile.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-import importlib.metadata
+import importlib.util
 import os
 import secrets
 import stat
@@ -30,8 +31,35 @@ _DOMAIN = b"rego-engine native cache 1\0"
 _MAX_ENTRY_BYTES = 1 << 30
 
 
-def _wasmtime_version() -> str:
-    return importlib.metadata.version("wasmtime")
+@functools.cache
+def wasmtime_version() -> str:
+    """The installed wasmtime-py version: the ``Version:`` of the one
+    ``wasmtime-*.dist-info`` beside the package (a file read, where importing
+    ``importlib.metadata`` costs a start-up ~15 ms), else what
+    ``importlib.metadata`` finds."""
+    spec = importlib.util.find_spec("wasmtime")
+    if spec is not None and spec.origin is not None:
+        found = list(Path(spec.origin).parent.parent.glob("wasmtime-*.dist-info/METADATA"))
+        if len(found) == 1:
+            version = metadata_version(found[0], "wasmtime")
+            if version is not None:
+                return version
+    from importlib import metadata
+
+    return metadata.version("wasmtime")
+
+
+def metadata_version(path: Path, name: str) -> str | None:
+    """The ``Version:`` header of the core metadata file at ``path`` when its
+    ``Name:`` is ``name``; None when the file cannot be read or is another's."""
+    try:
+        head = path.read_text(encoding="utf-8").split("\n\n", 1)[0]
+    except (OSError, UnicodeDecodeError):
+        return None
+    fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+    if fields.get("Name", "").lower() != name or "Version" not in fields:
+        return None
+    return fields["Version"].strip()
 
 
 def _inside(path: Path, directory: Path) -> bool:
@@ -96,13 +124,13 @@ def signing_key() -> bytes | None:
 def entry_path(wasm: bytes) -> Path:
     """Where the native code of ``wasm`` is cached."""
     digest = hashlib.sha256(wasm).hexdigest()
-    return cache_dir() / "native" / f"{digest}-wasmtime-{_wasmtime_version()}.signed.cwasm"
+    return cache_dir() / "native" / f"{digest}-wasmtime-{wasmtime_version()}.signed.cwasm"
 
 
 def _tag(key: bytes, wasm: bytes, native: bytes | memoryview) -> bytes:
     mac = hmac.new(key, _DOMAIN, hashlib.sha256)
     mac.update(hashlib.sha256(wasm).digest())
-    mac.update(_wasmtime_version().encode() + b"\0")
+    mac.update(wasmtime_version().encode() + b"\0")
     mac.update(native)
     return mac.digest()
 
