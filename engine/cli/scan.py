@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import sys
@@ -176,6 +175,8 @@ def _run_scan(
         options = replace(options, progress=progress)
         if cluster is None:
             return scan(paths, rules, options)
+        import logging
+
         from engine.scanning.cluster import ClusterError, cluster_client
 
         try:

@@ -22,6 +22,7 @@ HEAVY = (
     "engine.results.building",
     "importlib.metadata",
     "tomllib",
+    "logging",
     "multiprocessing",
     "dask",
     "distributed",
