@@ -13,16 +13,15 @@ cache) only costs the next process a compile.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
-import importlib.util
 import os
 import secrets
 import stat
 from pathlib import Path
 
 from engine.core.atomic_files import write_atomically
+from engine.core.distribution_version import installed_version
 from engine.core.paths import cache_dir, cache_key_path
 
 KEY_BYTES = 32
@@ -31,35 +30,9 @@ _DOMAIN = b"rego-engine native cache 1\0"
 _MAX_ENTRY_BYTES = 1 << 30
 
 
-@functools.cache
 def wasmtime_version() -> str:
-    """The installed wasmtime-py version: the ``Version:`` of the one
-    ``wasmtime-*.dist-info`` beside the package (a file read, where importing
-    ``importlib.metadata`` costs a start-up ~15 ms), else what
-    ``importlib.metadata`` finds."""
-    spec = importlib.util.find_spec("wasmtime")
-    if spec is not None and spec.origin is not None:
-        found = list(Path(spec.origin).parent.parent.glob("wasmtime-*.dist-info/METADATA"))
-        if len(found) == 1:
-            version = metadata_version(found[0], "wasmtime")
-            if version is not None:
-                return version
-    from importlib import metadata
-
-    return metadata.version("wasmtime")
-
-
-def metadata_version(path: Path, name: str) -> str | None:
-    """The ``Version:`` header of the core metadata file at ``path`` when its
-    ``Name:`` is ``name``; None when the file cannot be read or is another's."""
-    try:
-        head = path.read_text(encoding="utf-8").split("\n\n", 1)[0]
-    except (OSError, UnicodeDecodeError):
-        return None
-    fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
-    if fields.get("Name", "").lower() != name or "Version" not in fields:
-        return None
-    return fields["Version"].strip()
+    """The installed wasmtime-py version (part of every entry's name and tag)."""
+    return installed_version("wasmtime") or "unknown"
 
 
 def _inside(path: Path, directory: Path) -> bool:

@@ -154,16 +154,6 @@ def test_the_wasmtime_version_is_the_installed_distributions() -> None:
     assert native_cache.wasmtime_version() == importlib.metadata.version("wasmtime")
 
 
-def test_the_version_is_read_only_from_the_named_distributions_metadata(tmp_path: Path) -> None:
-    metadata = tmp_path / "METADATA"
-    metadata.write_text("Metadata-Version: 2.4\nName: wasmtime\nVersion: 9.8.7\n\nBody: x\n")
-    assert native_cache.metadata_version(metadata, "wasmtime") == "9.8.7"
-    assert native_cache.metadata_version(metadata, "orjson") is None
-    metadata.write_text("Metadata-Version: 2.4\nName: wasmtime\n")
-    assert native_cache.metadata_version(metadata, "wasmtime") is None
-    assert native_cache.metadata_version(tmp_path / "absent", "wasmtime") is None
-
-
 def test_finding_the_wasmtime_version_imports_no_importlib_metadata() -> None:
     code = (
         "import sys\nfrom engine.wasm.native_cache import wasmtime_version\n"
