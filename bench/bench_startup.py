@@ -5,12 +5,12 @@
 Times, as child processes, ``python -c pass``, ``rego-engine --help``,
 ``rego-engine version`` and a scan of a State JSON file holding one
 ``aws_s3_bucket`` with the shipped rule pack (run once first so the compile
-cache is warm), beside the floor Typer sets: ``--help`` of a two-command
-Typer app (rich-formatted, as ours is) and one of its commands run (Typer
-coerces parameters with pydantic), and the same two-command app written on
-click directly (when click is installed). Every command runs once unmeasured first, with
-``PYTHONDONTWRITEBYTECODE`` removed from its environment, so Python's bytecode
-cache is warm too, as in an installed engine. Each line is the median of
+cache is warm), beside the floor click sets: ``--help`` of a two-command
+click app and one of its commands run, and, when Typer is installed, the same
+app on Typer (which coerces parameters with pydantic) for comparison. Every
+command runs once unmeasured first, with ``PYTHONDONTWRITEBYTECODE`` removed
+from its environment, so Python's bytecode cache is warm too, as in an
+installed engine. Each line is the median of
 ``RUNS`` runs (default 7) of the child's wall time and CPU time (user +
 system), with its ratio to ``python -c pass`` measured in the same run.
 Nothing is asserted.
@@ -144,12 +144,12 @@ def main() -> None:
             sys.exit(f"warm-up scan failed (exit {warm.returncode}): {warm.stderr.decode()}")
         cases = {
             "python -c pass": [sys.executable, "-c", "pass"],
-            "typer app --help": [sys.executable, str(typer_app), "--help"],
-            "typer app one": [sys.executable, str(typer_app), "one"],
+            "click app --help": [sys.executable, str(click_app), "--help"],
+            "click app one": [sys.executable, str(click_app), "one", "--count", "2"],
         }
-        if importlib.util.find_spec("click") is not None:
-            cases["click app --help"] = [sys.executable, str(click_app), "--help"]
-            cases["click app one"] = [sys.executable, str(click_app), "one", "--count", "2"]
+        if importlib.util.find_spec("typer") is not None:
+            cases["typer app --help"] = [sys.executable, str(typer_app), "--help"]
+            cases["typer app one"] = [sys.executable, str(typer_app), "one"]
         cases |= {
             "rego-engine --help": [*cli, "--help"],
             "rego-engine version": [*cli, "version"],
