@@ -55,7 +55,7 @@ function {func}
         {var}=complete_fish {prog}
 end
 
-complete -c {prog} -f -a '({func})'
+complete -c {prog} -a '({func})'
 """
 
 _SCRIPTS = {"bash": _BASH, "zsh": _ZSH, "fish": _FISH}
