@@ -5,11 +5,12 @@
 Times, as child processes, ``python -c pass``, ``rego-engine --help``,
 ``rego-engine version`` and a scan of a State JSON file holding one
 ``aws_s3_bucket`` with the shipped rule pack (run once first so the compile
-cache is warm), beside the floor Typer sets: ``--help`` of a two-command
-Typer app (rich-formatted, as ours is) and one of its commands run (Typer
-coerces parameters with pydantic). Every command runs once unmeasured first, with
-``PYTHONDONTWRITEBYTECODE`` removed from its environment, so Python's bytecode
-cache is warm too, as in an installed engine. Each line is the median of
+cache is warm), beside the floor click sets: ``--help`` of a two-command
+click app and one of its commands run, and, when Typer is installed, the same
+app on Typer (which coerces parameters with pydantic) for comparison. Every
+command runs once unmeasured first, with ``PYTHONDONTWRITEBYTECODE`` removed
+from its environment, so Python's bytecode cache is warm too, as in an
+installed engine. Each line is the median of
 ``RUNS`` runs (default 7) of the child's wall time and CPU time (user +
 system), with its ratio to ``python -c pass`` measured in the same run.
 Nothing is asserted.
@@ -17,6 +18,7 @@ Nothing is asserted.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import resource
@@ -72,6 +74,32 @@ app()
 """
 
 
+CLICK_APP = """\
+import click
+
+
+@click.group()
+def app() -> None:
+    \"\"\"App.\"\"\"
+
+
+@app.command()
+@click.option("--flag", is_flag=True)
+@click.option("--count", type=int, default=1)
+def one(flag: bool, count: int) -> None:
+    \"\"\"One.\"\"\"
+
+
+@app.command()
+@click.option("--flag", is_flag=True)
+def two(flag: bool) -> None:
+    \"\"\"Two.\"\"\"
+
+
+app()
+"""
+
+
 def _command_line() -> list[str]:
     """``rego-engine`` beside this interpreter, else ``python -m engine``."""
     script = Path(sys.executable).with_name("rego-engine")
@@ -108,14 +136,21 @@ def main() -> None:
         state.write_text(json.dumps(STATE), encoding="utf-8")
         typer_app = Path(tmp) / "typer_app.py"
         typer_app.write_text(TYPER_APP, encoding="utf-8")
+        click_app = Path(tmp) / "click_app.py"
+        click_app.write_text(CLICK_APP, encoding="utf-8")
         scan = [*cli, "scan", str(state), "--format", "json", "-o", str(Path(tmp) / "out.json")]
         warm = subprocess.run(scan, env=env, capture_output=True, check=False)
         if warm.returncode not in (0, 1):
             sys.exit(f"warm-up scan failed (exit {warm.returncode}): {warm.stderr.decode()}")
         cases = {
             "python -c pass": [sys.executable, "-c", "pass"],
-            "typer app --help": [sys.executable, str(typer_app), "--help"],
-            "typer app one": [sys.executable, str(typer_app), "one"],
+            "click app --help": [sys.executable, str(click_app), "--help"],
+            "click app one": [sys.executable, str(click_app), "one", "--count", "2"],
+        }
+        if importlib.util.find_spec("typer") is not None:
+            cases["typer app --help"] = [sys.executable, str(typer_app), "--help"]
+            cases["typer app one"] = [sys.executable, str(typer_app), "one"]
+        cases |= {
             "rego-engine --help": [*cli, "--help"],
             "rego-engine version": [*cli, "version"],
             "scan, 1 resource, warm": scan,

@@ -4,46 +4,78 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from engine.changes.change_set import RENAME_THRESHOLD
-from engine.cli.app import debug_enabled, echo_problems, fail
-from engine.cli.options import check_bounds
+from engine.cli.app import argument, debug_enabled, echo_problems, fail
+from engine.cli.options import PATHS, check_bounds, repeatable
 from engine.rules.opa import OpaNotFound
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    required=True,
+    type=PATHS,
+    label="<list[Path]>",
+    help="OLD NEW (two versions of a template, configuration or manifests), "
+    "or one Terraform plan JSON.",
+)
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Change policy file or directory (repeatable).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "output_format",
+    default="table",
+    show_default=True,
+    metavar="<str>",
+    help="table, json or sarif.",
+)
+@click.option(
+    "--fail-on",
+    metavar="<str>",
+    help="Fail on changes at or above this risk: low, medium, high.",
+)
+@click.option(
+    "--rename-threshold",
+    type=float,
+    default=RENAME_THRESHOLD,
+    show_default=True,
+    metavar="<float>",
+    help="Attribute similarity (0-1) making a rename.",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=30.0,
+    show_default=True,
+    metavar="<float>",
+    help="Seconds each change policy may take.",
+)
+@click.option(
+    "--max-memory",
+    type=int,
+    default=2048,
+    show_default=True,
+    metavar="<int>",
+    help="MiB of Wasm memory the policies may use.",
+)
 def diff_command(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(
-            help="OLD NEW (two versions of a template, configuration or manifests), "
-            "or one Terraform plan JSON.",
-            show_default=False,
-        ),
-    ],
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option("-d", "--data", help="Change policy file or directory (repeatable)."),
-    ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="table, json or sarif.", case_sensitive=False)
-    ] = "table",
-    fail_on: Annotated[
-        str | None,
-        typer.Option("--fail-on", help="Fail on changes at or above this risk: low, medium, high."),
-    ] = None,
-    rename_threshold: Annotated[
-        float,
-        typer.Option("--rename-threshold", help="Attribute similarity (0-1) making a rename."),
-    ] = RENAME_THRESHOLD,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds each change policy may take.")
-    ] = 30.0,
-    max_memory: Annotated[
-        int, typer.Option("--max-memory", help="MiB of Wasm memory the policies may use.")
-    ] = 2048,
+    paths: list[Path],
+    rules: list[Path] | None,
+    output_format: str,
+    fail_on: str | None,
+    rename_threshold: float,
+    timeout: float,
+    max_memory: int,
 ) -> None:
     """Report the changes between two inputs (or in a Terraform plan), each with
     the risk and decision of the change policies (packages under changes.).
@@ -59,15 +91,15 @@ def diff_command(
 
     fmt = output_format.lower()
     if fmt not in DIFF_FORMATS:
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown format {output_format!r} ({', '.join(DIFF_FORMATS)})", param_hint="--format"
         )
     if fail_on is not None and fail_on.lower() not in RISK_LEVELS:
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown risk {fail_on!r} ({', '.join(RISK_LEVELS)})", param_hint="--fail-on"
         )
     if len(paths) not in (1, 2):
-        raise typer.BadParameter("give OLD NEW, or one plan", param_hint="paths")
+        raise click.BadParameter("give OLD NEW, or one plan", param_hint="paths")
     check_bounds("--timeout/--max-memory", timeout, max_memory)
     limits = Limits(timeout_seconds=timeout, max_memory_mb=max_memory)
     try:
@@ -91,4 +123,4 @@ def diff_command(
         sys.stdout.buffer.write(report.to_sarif() + b"\n")
     else:
         sys.stdout.write(report.to_table())
-    raise typer.Exit(report.exit_code(fail_on.lower() if fail_on else None))
+    raise click.exceptions.Exit(report.exit_code(fail_on.lower() if fail_on else None))

@@ -4,29 +4,53 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from engine.cli.app import debug_enabled, fail
-from engine.cli.options import check_bounds
+from engine.cli.app import argument, debug_enabled, fail
+from engine.cli.options import PATHS, check_bounds, repeatable
 
 
+@argument("ref", label="<str>", help="The data reference to evaluate, e.g. data.pkg.rule.")
+@repeatable(
+    "-d",
+    "--data",
+    "data",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Policy or data file or directory (repeatable).",
+    required=True,
+)
+@click.option(
+    "-i",
+    "--input",
+    "input_path",
+    type=PATHS,
+    metavar="<path>",
+    help="Input document (JSON or YAML).",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=30.0,
+    show_default=True,
+    metavar="<float>",
+    help="Seconds the evaluation may take.",
+)
+@click.option(
+    "--max-memory",
+    type=int,
+    default=2048,
+    show_default=True,
+    metavar="<int>",
+    help="MiB of Wasm memory the evaluation may use.",
+)
 def eval_command(
-    ref: Annotated[str, typer.Argument(help="The data reference to evaluate, e.g. data.pkg.rule.")],
-    data: Annotated[
-        list[Path],
-        typer.Option("-d", "--data", help="Policy or data file or directory (repeatable)."),
-    ],
-    input_path: Annotated[
-        Path | None, typer.Option("-i", "--input", help="Input document (JSON or YAML).")
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds the evaluation may take.")
-    ] = 30.0,
-    max_memory: Annotated[
-        int, typer.Option("--max-memory", help="MiB of Wasm memory the evaluation may use.")
-    ] = 2048,
+    ref: str,
+    data: list[Path],
+    input_path: Path | None,
+    timeout: float,
+    max_memory: int,
 ) -> None:
     """Evaluate REF and print its value as JSON (nothing when it is undefined)."""
     from engine.evaluation.data_reference import eval_ref, read_input

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-import typer
+import click
 
 from engine.cli import diff, evaluate, relations, rules, scan, state, testing, version
 from engine.cli.app import EXIT_ERROR, app, debug_enabled
@@ -44,10 +44,10 @@ def main() -> None:
         with handling_signals():
             app()
     except Cancelled as exc:
-        typer.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except Exception as exc:
         if debug_enabled():
             raise
-        typer.echo(f"error: {internal_error(exc)}", err=True)
+        click.echo(f"error: {internal_error(exc)}", err=True)
         sys.exit(EXIT_ERROR)

@@ -3,54 +3,122 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
 from engine.inputs.loaders.input_types import LOADER_INPUT_TYPES
 
 if TYPE_CHECKING:
     from engine.inputs.discovery import LoadOptions
 
-InputTypeOption = Annotated[
-    str | None,
-    typer.Option(
+PATHS = click.Path(path_type=Path)
+"""A path parameter (not checked for existence here: loading reports it)."""
+
+
+def _none_when_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A repeatable option given no times is None, as the commands expect."""
+    return list(value) if value else None
+
+
+def repeatable(*decls: str, label: str, help: str, type: Any = None, required: bool = False) -> Any:
+    """An option that may be given several times: a list, or None when not given."""
+    return click.option(
+        *decls,
+        multiple=True,
+        type=type,
+        metavar=label,
+        help=help,
+        required=required,
+        callback=_none_when_empty,
+    )
+
+
+def value_option(
+    *decls: str, label: str, help: str, type: Any = None, default: Any = None, **attrs: Any
+) -> Any:
+    """An option taking one value; ``--help`` shows its type (``label``) and its
+    default when it has one."""
+    return click.option(
+        *decls,
+        type=type,
+        default=default,
+        show_default=default is not None,
+        metavar=label,
+        help=help,
+        **attrs,
+    )
+
+
+def input_type_option() -> Any:
+    return click.option(
         "--input-type",
+        metavar="<str>",
         help="Load only inputs of this type: " + ", ".join(LOADER_INPUT_TYPES) + ".",
-    ),
-]
+    )
 
 
-SkipPathOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--skip-path", help="Skip walked files and directories matching GLOB (repeatable)."
-    ),
-]
+def skip_path_option() -> Any:
+    return repeatable(
+        "--skip-path",
+        "skip_paths",
+        label="<list[str]>",
+        help="Skip walked files and directories matching GLOB (repeatable).",
+    )
 
 
-VarFileOption = Annotated[
-    list[Path] | None,
-    typer.Option("--var-file", help="Terraform variables file for root modules (repeatable)."),
-]
+def var_file_option() -> Any:
+    return repeatable(
+        "--var-file",
+        "var_files",
+        type=PATHS,
+        label="<list[Path]>",
+        help="Terraform variables file for root modules (repeatable).",
+    )
 
 
-VarOption = Annotated[
-    list[str] | None,
-    typer.Option("--var", help="Terraform variable NAME=VALUE (repeatable)."),
-]
+def var_option() -> Any:
+    return repeatable(
+        "--var",
+        "variables",
+        label="<list[str]>",
+        help="Terraform variable NAME=VALUE (repeatable).",
+    )
 
 
-MaxFileSizeOption = Annotated[
-    float, typer.Option("--max-file-size", help="Report files larger than this many MB.")
-]
+def max_file_size_option() -> Any:
+    return click.option(
+        "--max-file-size",
+        type=float,
+        default=256,
+        show_default=True,
+        metavar="<float>",
+        help="Report files larger than this many MB.",
+    )
 
 
-SplitK8sOption = Annotated[
-    bool,
-    typer.Option("--split-k8s", help="One State per Kubernetes file, not per directory."),
-]
+def split_k8s_option() -> Any:
+    return click.option(
+        "--split-k8s", is_flag=True, help="One State per Kubernetes file, not per directory."
+    )
+
+
+def load_option_group(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say how inputs are loaded, in the order ``--help`` lists them."""
+    for option in reversed(
+        (
+            input_type_option(),
+            skip_path_option(),
+            var_file_option(),
+            var_option(),
+            max_file_size_option(),
+            split_k8s_option(),
+        )
+    ):
+        function = option(function)
+    return function
 
 
 def load_options(
@@ -64,7 +132,7 @@ def load_options(
     from engine.inputs.discovery import LoadOptions
 
     if input_type is not None and input_type not in LOADER_INPUT_TYPES:
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"{input_type!r} is not one of {', '.join(LOADER_INPUT_TYPES)}",
             param_hint="--input-type",
         )
@@ -73,7 +141,7 @@ def load_options(
     for assignment in variables or []:
         name, equals, value = assignment.partition("=")
         if not equals or not name:
-            raise typer.BadParameter(f"{assignment!r} is not NAME=VALUE", param_hint="--var")
+            raise click.BadParameter(f"{assignment!r} is not NAME=VALUE", param_hint="--var")
         named[name] = value
     return LoadOptions(
         input_type=input_type,
@@ -88,11 +156,11 @@ def load_options(
 def one_rule_source(rules: list[Path] | None, bundle: Path | None) -> None:
     """Rules come from -d paths or a bundle, never both (a usage error)."""
     if bundle is not None and rules:
-        raise typer.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
+        raise click.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
 
 
 def check_bounds(param_hint: str, *bounds: float) -> None:
     """Time and size bounds must be positive finite numbers: ``nan``, ``inf``, zero or
     a negative value is a usage error (exit 2) naming the options."""
     if not all(math.isfinite(bound) and bound > 0 for bound in bounds):
-        raise typer.BadParameter("bounds must be positive finite numbers", param_hint=param_hint)
+        raise click.BadParameter("bounds must be positive finite numbers", param_hint=param_hint)

@@ -4,48 +4,64 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from engine.cli.app import debug_enabled, echo_problems, fail
+from engine.cli.app import argument, debug_enabled, echo_problems, fail
 from engine.cli.options import (
-    InputTypeOption,
-    MaxFileSizeOption,
-    SkipPathOption,
-    SplitK8sOption,
-    VarFileOption,
-    VarOption,
+    PATHS,
     check_bounds,
+    load_option_group,
     load_options,
     one_rule_source,
+    repeatable,
+    value_option,
 )
 from engine.core.atomic_files import write_atomically
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    type=PATHS,
+    label="<list[Path]>",
+    help="Input files or directories to count edges on.",
+)
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Rule or relation directory (repeatable); default: shipped only.",
+)
+@click.option("--edges", is_flag=True, help="Print every edge.")
+@value_option(
+    "--format", "-f", "output_format", label="<str>", default="table", help="table or json."
+)
+@value_option(
+    "--timeout",
+    type=float,
+    default=30.0,
+    label="<float>",
+    help="Seconds the relations may take per input.",
+)
+@value_option(
+    "--max-memory",
+    type=int,
+    default=2048,
+    label="<int>",
+    help="MiB of Wasm memory the relations may use.",
+)
 def relations_command(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(help="Input files or directories to count edges on.", show_default=False),
-    ] = None,
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "-d", "--data", help="Rule or relation directory (repeatable); default: shipped only."
-        ),
-    ] = None,
-    edges: Annotated[bool, typer.Option("--edges", help="Print every edge.")] = False,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)
-    ] = "table",
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds the relations may take per input.")
-    ] = 30.0,
-    max_memory: Annotated[
-        int, typer.Option("--max-memory", help="MiB of Wasm memory the relations may use.")
-    ] = 2048,
+    paths: list[Path] | None,
+    rules: list[Path] | None,
+    edges: bool,
+    output_format: str,
+    timeout: float,
+    max_memory: int,
 ) -> None:
     """List relations by name with the files that define them; with inputs, the
     number of edges per input (and with --edges, the edges themselves).
@@ -58,7 +74,7 @@ def relations_command(
 
     fmt = output_format.lower()
     if fmt not in ("table", "json"):
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown format {output_format!r} (table, json)", param_hint="--format"
         )
     check_bounds("--timeout/--max-memory", timeout, max_memory)
@@ -79,55 +95,73 @@ def relations_command(
         sys.stdout.buffer.write(listing.to_json(with_edges=edges) + b"\n")
     else:
         sys.stdout.write(listing.to_table(with_edges=edges))
-    raise typer.Exit(listing.exit_code())
+    raise click.exceptions.Exit(listing.exit_code())
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    type=PATHS,
+    label="<list[Path]>",
+    help="Input files or directories; default: .",
+)
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Rule or relation directory (repeatable); default: shipped only.",
+)
+@value_option(
+    "--bundle", type=PATHS, label="<path>", help="Take rules and relations from a bundle."
+)
+@value_option(
+    "--format", "-f", "output_format", label="<str>", default="dot", help="dot, mermaid or json."
+)
+@value_option("-o", "--output", type=PATHS, label="<path>", help="Write the graph to FILE.")
+@click.option("--with-results", is_flag=True, help="Run the rules and highlight failing resources.")
+@repeatable(
+    "--type", "types", label="<list[str]>", help="Keep resources of this type (repeatable)."
+)
+@repeatable(
+    "--relation",
+    "relation_names",
+    label="<list[str]>",
+    help="Keep edges of this relation and their ends (repeatable).",
+)
+@value_option(
+    "--timeout",
+    type=float,
+    default=30.0,
+    label="<float>",
+    help="Seconds a rule or the relations may take.",
+)
+@value_option(
+    "--max-memory",
+    type=int,
+    default=2048,
+    label="<int>",
+    help="MiB of Wasm memory the rules may use.",
+)
+@load_option_group
 def graph_command(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(help="Input files or directories; default: .", show_default=False),
-    ] = None,
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "-d", "--data", help="Rule or relation directory (repeatable); default: shipped only."
-        ),
-    ] = None,
-    bundle: Annotated[
-        Path | None, typer.Option("--bundle", help="Take rules and relations from a bundle.")
-    ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="dot, mermaid or json.", case_sensitive=False)
-    ] = "dot",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write the graph to FILE.")
-    ] = None,
-    with_results: Annotated[
-        bool,
-        typer.Option("--with-results", help="Run the rules and highlight failing resources."),
-    ] = False,
-    types: Annotated[
-        list[str] | None,
-        typer.Option("--type", help="Keep resources of this type (repeatable)."),
-    ] = None,
-    relation_names: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--relation", help="Keep edges of this relation and their ends (repeatable)."
-        ),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds a rule or the relations may take.")
-    ] = 30.0,
-    max_memory: Annotated[
-        int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
-    ] = 2048,
-    input_type: InputTypeOption = None,
-    skip_paths: SkipPathOption = None,
-    var_files: VarFileOption = None,
-    variables: VarOption = None,
-    max_file_size: MaxFileSizeOption = 256,
-    split_k8s: SplitK8sOption = False,
+    paths: list[Path] | None,
+    rules: list[Path] | None,
+    bundle: Path | None,
+    output_format: str,
+    output: Path | None,
+    with_results: bool,
+    types: list[str] | None,
+    relation_names: list[str] | None,
+    timeout: float,
+    max_memory: int,
+    input_type: str | None,
+    skip_paths: list[str] | None,
+    var_files: list[Path] | None,
+    variables: list[str] | None,
+    max_file_size: float,
+    split_k8s: bool,
 ) -> None:
     """Render resources as nodes and relation edges as edges (DOT, Mermaid or JSON).
 
@@ -141,7 +175,7 @@ def graph_command(
 
     fmt = output_format.lower()
     if fmt not in GRAPH_FORMATS:
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown format {output_format!r} ({', '.join(GRAPH_FORMATS)})",
             param_hint="--format",
         )
@@ -175,4 +209,4 @@ def graph_command(
             write_atomically(output, rendered, create_parents=True)
         except OSError as exc:
             fail(f"{output}: {exc.strerror or exc}")
-    raise typer.Exit(graph.exit_code())
+    raise click.exceptions.Exit(graph.exit_code())

@@ -4,31 +4,38 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from engine.cli.app import EXIT_ERROR, debug_enabled, echo_problems, fail
-from engine.cli.options import (
-    one_rule_source,
-)
+from engine.cli.options import PATHS, one_rule_source, repeatable
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
-from engine.wasm import values
 
 if TYPE_CHECKING:
     from engine.inspection.rule_catalogue import RuleCatalogue
 
 
-def build_command(
-    rules: Annotated[
-        list[Path],
-        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
-    ],
-    output: Annotated[Path, typer.Option("-o", "--output", help="The bundle to write.")] = Path(
-        "bundle.tar.gz"
-    ),
-) -> None:
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Rule or data file or directory (repeatable).",
+    required=True,
+)
+@click.option(
+    "-o",
+    "--output",
+    type=PATHS,
+    default=Path("bundle.tar.gz"),
+    show_default=True,
+    metavar="<path>",
+    help="The bundle to write.",
+)
+def build_command(rules: list[Path], output: Path) -> None:
     """Compile rules into a bundle that scan --bundle runs with no opa binary.
 
     Rules or files that cannot be compiled are reported and recorded in the
@@ -56,30 +63,36 @@ def build_command(
             f"(searched {prepared.origin})"
         )
     echo_problems(prepared.warnings, errors)
-    typer.echo(f"{output}: {len(prepared.rule_set.rules)} rules", err=True)
-    raise typer.Exit(EXIT_ERROR if errors else 0)
+    click.echo(f"{output}: {len(prepared.rule_set.rules)} rules", err=True)
+    raise click.exceptions.Exit(EXIT_ERROR if errors else 0)
 
 
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Rule or data file or directory (repeatable).",
+)
+@click.option("--bundle", type=PATHS, metavar="<path>", help="List the rules of a bundle instead.")
+@click.option(
+    "--format",
+    "-f",
+    "output_format",
+    default="table",
+    show_default=True,
+    metavar="<str>",
+    help="table or json.",
+)
+@click.option(
+    "--explain",
+    metavar="ID",
+    help="Describe one rule (metadata id or package): description, remediation, "
+    "input types, relations it queries and an example from examples/.",
+)
 def rules_command(
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option("-d", "--data", help="Rule or data file or directory (repeatable)."),
-    ] = None,
-    bundle: Annotated[
-        Path | None, typer.Option("--bundle", help="List the rules of a bundle instead.")
-    ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)
-    ] = "table",
-    explain: Annotated[
-        str | None,
-        typer.Option(
-            "--explain",
-            metavar="ID",
-            help="Describe one rule (metadata id or package): description, remediation, "
-            "input types, relations it queries and an example from examples/.",
-        ),
-    ] = None,
+    rules: list[Path] | None, bundle: Path | None, output_format: str, explain: str | None
 ) -> None:
     """List rules (without -d or --bundle, the shipped rule pack): package, id,
     title, severity, input types, resource type and the relations they query.
@@ -94,7 +107,7 @@ def rules_command(
 
     fmt = output_format.lower()
     if fmt not in ("table", "json"):
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown format {output_format!r} (table, json)", param_hint="--format"
         )
     one_rule_source(rules, bundle)
@@ -118,7 +131,7 @@ def rules_command(
         sys.stdout.buffer.write(listed.to_json() + b"\n")
     else:
         sys.stdout.write(listed.to_table())
-    raise typer.Exit(listed.exit_code())
+    raise click.exceptions.Exit(listed.exit_code())
 
 
 def _explain(
@@ -128,6 +141,7 @@ def _explain(
     from engine.evaluation.bundle import BundleError
     from engine.inspection.rule_explanation import explain, find_rule
     from engine.rules.compiler import CompileError
+    from engine.wasm import values
 
     rule = find_rule(listed, name)
     if rule is None:
@@ -144,4 +158,4 @@ def _explain(
         sys.stdout.buffer.write(values.dumps_json(explanation.to_dict(), indent=True) + b"\n")
     else:
         sys.stdout.write(explanation.to_text())
-    raise typer.Exit(EXIT_ERROR if rule.errors else 0)
+    raise click.exceptions.Exit(EXIT_ERROR if rule.errors else 0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import sys
@@ -10,21 +9,24 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import typer
+import click
 
-from engine.cli.app import EXIT_ERROR, debug_enabled, echo_problems, fail
+from engine.cli.app import EXIT_ERROR, argument, debug_enabled, echo_problems, fail
 from engine.cli.options import (
-    InputTypeOption,
-    MaxFileSizeOption,
-    SkipPathOption,
-    SplitK8sOption,
-    VarFileOption,
-    VarOption,
+    PATHS,
     check_bounds,
+    input_type_option,
     load_options,
+    max_file_size_option,
     one_rule_source,
+    repeatable,
+    skip_path_option,
+    split_k8s_option,
+    value_option,
+    var_file_option,
+    var_option,
 )
 from engine.core import cancellation
 from engine.core.atomic_files import write_atomically
@@ -48,28 +50,28 @@ T = TypeVar("T")
 FAIL_ON_CHOICES = ("low", "medium", "high", "critical", "none")
 
 
-def _fail_on(value: str | None) -> str | None:
+def _fail_on(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
     if value.lower() not in FAIL_ON_CHOICES:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON_CHOICES)}")
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON_CHOICES)}")
     return value.lower()
 
 
-def _complete_levels(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+def _complete_levels(choices: tuple[str, ...]) -> Callable[..., list[str]]:
     """Shell completion of a severity option: the choices that start with what is typed."""
 
-    def complete(incomplete: str) -> list[str]:
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
         return [c for c in choices if c.startswith(incomplete.lower())]
 
     return complete
 
 
-def _severity(value: str | None) -> str | None:
+def _severity(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
     if value.lower() not in SEVERITY_LEVELS:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(SEVERITY_LEVELS)}")
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(SEVERITY_LEVELS)}")
     return value.lower()
 
 
@@ -97,7 +99,7 @@ def _scan_config(explicit: Path | None) -> ScanConfig | None:
     )
 
 
-def _from_config(ctx: typer.Context, config: ScanConfig | None, name: str, value: Any) -> Any:
+def _from_config(ctx: click.Context, config: ScanConfig | None, name: str, value: Any) -> Any:
     """A ``scan`` parameter's value: the command line's when given there, else the config's."""
     if config is None or name not in config.values:
         return value
@@ -127,7 +129,7 @@ def _write_baseline(report: ScanReport, path: Path) -> bool:
     except OSError as exc:
         echo_problems([], [f"{path}: {exc.strerror or exc}"])
         return False
-    typer.echo(f"{path}: {len(failing_findings(report))} findings recorded", err=True)
+    click.echo(f"{path}: {len(failing_findings(report))} findings recorded", err=True)
     return True
 
 
@@ -176,6 +178,8 @@ def _run_scan(
         options = replace(options, progress=progress)
         if cluster is None:
             return scan(paths, rules, options)
+        import logging
+
         from engine.scanning.cluster import ClusterError, cluster_client
 
         try:
@@ -189,165 +193,191 @@ def _run_scan(
             raise  # unreachable: fail exits
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    type=PATHS,
+    label="<list[Path]>",
+    help="Input files or directories (IaC or State files); default: .",
+)
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Rule or data file or directory (repeatable); default: the shipped rule pack.",
+)
+@repeatable(
+    "--format",
+    "-f",
+    "output_formats",
+    label="<list[str]>",
+    help=f"Output format: {', '.join(FORMATS)} (default: table on a terminal, else "
+    "json). Repeat with one -o each to write several.",
+)
+@repeatable(
+    "-o",
+    "--output",
+    "outputs",
+    label="<list[str]>",
+    help="Write the output to FILE ('-': stdout); one per --format.",
+)
+@value_option(
+    "--fail-on",
+    label="<str>",
+    help="Fail only on results at or above this severity: low, medium, high, "
+    "critical, or none (default: any failing result).",
+    callback=_fail_on,
+    shell_complete=_complete_levels(FAIL_ON_CHOICES),
+)
+@value_option(
+    "--severity",
+    label="<str>",
+    help="Show only results at or above this severity: low, medium, high, critical "
+    "(in every format; the rest are not counted, nor in the exit code).",
+    callback=_severity,
+    shell_complete=_complete_levels(SEVERITY_LEVELS),
+)
+@value_option(
+    "--rule-timeout",
+    type=float,
+    default=30.0,
+    label="<float>",
+    help="Seconds one rule may take on one input.",
+)
+@value_option(
+    "--max-memory",
+    type=int,
+    default=2048,
+    label="<int>",
+    help="MiB of Wasm memory the rules may use.",
+)
+@value_option(
+    "--max-output",
+    type=float,
+    default=16,
+    label="<float>",
+    help="MiB of results one rule may return per input.",
+)
+@input_type_option()
+@skip_path_option()
+@var_file_option()
+@var_option()
+@max_file_size_option()
+@split_k8s_option()
+@repeatable(
+    "--rule",
+    "rule_ids",
+    label="<list[str]>",
+    help="Run only this rule: metadata id or package (repeatable).",
+)
+@repeatable(
+    "--exclude-rule",
+    "exclude_rule_ids",
+    label="<list[str]>",
+    help="Do not run this rule: metadata id or package (repeatable).",
+)
+@value_option(
+    "--ignore-file",
+    type=PATHS,
+    label="<path>",
+    help=f"Ignore file of accepted findings (default: {DEFAULT_IGNORE_FILE} when present).",
+)
+@value_option(
+    "--config",
+    "config_file",
+    type=PATHS,
+    label="<path>",
+    help=f"Configuration file (default: {CONFIG_FILE} here or up to the git root).",
+)
+@value_option(
+    "--bundle",
+    type=PATHS,
+    label="<path>",
+    help="Take the rules from a bundle made by rego-engine build (instead of -d; no opa needed).",
+)
+@value_option(
+    "--baseline",
+    "baseline_file",
+    type=PATHS,
+    label="<path>",
+    help="Baseline file of earlier failures: they are reported as ignored, not failed.",
+)
+@value_option(
+    "--baseline-write",
+    type=PATHS,
+    label="<path>",
+    help="Write every failing result of this scan to FILE, a baseline for --baseline.",
+)
+@click.option(
+    "--no-inline-suppressions",
+    is_flag=True,
+    help="Disregard suppression comments in the scanned files (for untrusted trees).",
+)
+@click.option(
+    "--show-suppressed",
+    is_flag=True,
+    help="Table: list ignored results (accepted, baselined, suppressed inline) with "
+    "their reasons; they are counted either way.",
+)
+@click.option("--no-color", is_flag=True, help="No colours in the table (as NO_COLOR=1).")
+@click.option("--quiet", "-q", is_flag=True, help="Table: leave out rules with nothing to report.")
+@value_option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    label="<int range>",
+    help="Evaluate inputs in N worker processes.",
+)
+@value_option(
+    "--cluster",
+    label="<str>",
+    envvar="DASK_SCHEDULER_ADDRESS",
+    show_envvar=True,
+    help="Evaluate inputs on the Dask cluster whose scheduler is at ADDRESS "
+    "(tcp://HOST:8786), or on N local worker processes (local:N); needs the "
+    "cluster extra.",
+)
+@click.option(
+    "--cluster-shared-fs",
+    is_flag=True,
+    help="The cluster's workers see the input files at the same paths: they load "
+    "the inputs themselves instead of receiving them loaded.",
+)
+@click.pass_context
 def scan_command(
-    ctx: typer.Context,
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Input files or directories (IaC or State files); default: .",
-            show_default=False,
-        ),
-    ] = None,
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "-d",
-            "--data",
-            help="Rule or data file or directory (repeatable); default: the shipped rule pack.",
-        ),
-    ] = None,
-    output_formats: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--format",
-            "-f",
-            help=f"Output format: {', '.join(FORMATS)} (default: table on a terminal, else "
-            "json). Repeat with one -o each to write several.",
-            show_default=False,
-        ),
-    ] = None,
-    outputs: Annotated[
-        list[str] | None,
-        typer.Option(
-            "-o", "--output", help="Write the output to FILE ('-': stdout); one per --format."
-        ),
-    ] = None,
-    fail_on: Annotated[
-        str | None,
-        typer.Option(
-            "--fail-on",
-            help="Fail only on results at or above this severity: low, medium, high, "
-            "critical, or none (default: any failing result).",
-            callback=_fail_on,
-            autocompletion=_complete_levels(FAIL_ON_CHOICES),
-        ),
-    ] = None,
-    severity: Annotated[
-        str | None,
-        typer.Option(
-            "--severity",
-            help="Show only results at or above this severity: low, medium, high, critical "
-            "(in every format; the rest are not counted, nor in the exit code).",
-            callback=_severity,
-            autocompletion=_complete_levels(SEVERITY_LEVELS),
-        ),
-    ] = None,
-    rule_timeout: Annotated[
-        float, typer.Option("--rule-timeout", help="Seconds one rule may take on one input.")
-    ] = 30.0,
-    max_memory: Annotated[
-        int, typer.Option("--max-memory", help="MiB of Wasm memory the rules may use.")
-    ] = 2048,
-    max_output: Annotated[
-        float, typer.Option("--max-output", help="MiB of results one rule may return per input.")
-    ] = 16,
-    input_type: InputTypeOption = None,
-    skip_paths: SkipPathOption = None,
-    var_files: VarFileOption = None,
-    variables: VarOption = None,
-    max_file_size: MaxFileSizeOption = 256,
-    split_k8s: SplitK8sOption = False,
-    rule_ids: Annotated[
-        list[str] | None,
-        typer.Option("--rule", help="Run only this rule: metadata id or package (repeatable)."),
-    ] = None,
-    exclude_rule_ids: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--exclude-rule", help="Do not run this rule: metadata id or package (repeatable)."
-        ),
-    ] = None,
-    ignore_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--ignore-file",
-            help=f"Ignore file of accepted findings (default: {DEFAULT_IGNORE_FILE} when present).",
-        ),
-    ] = None,
-    config_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help=f"Configuration file (default: {CONFIG_FILE} here or up to the git root).",
-        ),
-    ] = None,
-    bundle: Annotated[
-        Path | None,
-        typer.Option(
-            "--bundle",
-            help="Take the rules from a bundle made by rego-engine build (instead of -d; "
-            "no opa needed).",
-        ),
-    ] = None,
-    baseline_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--baseline",
-            help="Baseline file of earlier failures: they are reported as ignored, not failed.",
-        ),
-    ] = None,
-    baseline_write: Annotated[
-        Path | None,
-        typer.Option(
-            "--baseline-write",
-            help="Write every failing result of this scan to FILE, a baseline for --baseline.",
-        ),
-    ] = None,
-    no_inline_suppressions: Annotated[
-        bool,
-        typer.Option(
-            "--no-inline-suppressions",
-            help="Disregard suppression comments in the scanned files (for untrusted trees).",
-        ),
-    ] = False,
-    show_suppressed: Annotated[
-        bool,
-        typer.Option(
-            "--show-suppressed",
-            help="Table: list ignored results (accepted, baselined, suppressed inline) with "
-            "their reasons; they are counted either way.",
-        ),
-    ] = False,
-    no_color: Annotated[
-        bool, typer.Option("--no-color", help="No colours in the table (as NO_COLOR=1).")
-    ] = False,
-    quiet: Annotated[
-        bool,
-        typer.Option("--quiet", "-q", help="Table: leave out rules with nothing to report."),
-    ] = False,
-    jobs: Annotated[
-        int,
-        typer.Option("--jobs", "-j", help="Evaluate inputs in N worker processes.", min=1),
-    ] = 1,
-    cluster: Annotated[
-        str | None,
-        typer.Option(
-            "--cluster",
-            envvar="DASK_SCHEDULER_ADDRESS",
-            help="Evaluate inputs on the Dask cluster whose scheduler is at ADDRESS "
-            "(tcp://HOST:8786), or on N local worker processes (local:N); needs the "
-            "cluster extra.",
-            show_envvar=True,
-        ),
-    ] = None,
-    cluster_shared_fs: Annotated[
-        bool,
-        typer.Option(
-            "--cluster-shared-fs",
-            help="The cluster's workers see the input files at the same paths: they load "
-            "the inputs themselves instead of receiving them loaded.",
-        ),
-    ] = False,
+    ctx: click.Context,
+    paths: list[Path] | None,
+    rules: list[Path] | None,
+    output_formats: list[str] | None,
+    outputs: list[str] | None,
+    fail_on: str | None,
+    severity: str | None,
+    rule_timeout: float,
+    max_memory: int,
+    max_output: float,
+    input_type: str | None,
+    skip_paths: list[str] | None,
+    var_files: list[Path] | None,
+    variables: list[str] | None,
+    max_file_size: float,
+    split_k8s: bool,
+    rule_ids: list[str] | None,
+    exclude_rule_ids: list[str] | None,
+    ignore_file: Path | None,
+    config_file: Path | None,
+    bundle: Path | None,
+    baseline_file: Path | None,
+    baseline_write: Path | None,
+    no_inline_suppressions: bool,
+    show_suppressed: bool,
+    no_color: bool,
+    quiet: bool,
+    jobs: int,
+    cluster: str | None,
+    cluster_shared_fs: bool,
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
@@ -386,13 +416,13 @@ def scan_command(
     jobs = setting("jobs", jobs)
     cluster = setting("cluster", cluster)
     if cluster_shared_fs and cluster is None:
-        raise typer.BadParameter("needs --cluster", param_hint="--cluster-shared-fs")
+        raise click.BadParameter("needs --cluster", param_hint="--cluster-shared-fs")
     try:
         targets = plan_outputs(
             output_formats or [], outputs or [], stdout_is_terminal=sys.stdout.isatty()
         )
     except OutputPlanError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--format/-o") from None
+        raise click.BadParameter(str(exc), param_hint="--format/-o") from None
     one_rule_source(rules, bundle)
     check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
@@ -480,7 +510,7 @@ def _scan_and_write(
     if severity is not None:
         filtered = at_or_above(report, severity)
         report = filtered.report
-        typer.echo(
+        click.echo(
             f"{filtered.left_out} results below severity {severity} left out (--severity)",
             err=True,
         )
@@ -488,5 +518,5 @@ def _scan_and_write(
         report, targets, no_color=no_color, quiet=quiet, show_ignored=show_suppressed
     )
     if not shown or not written:
-        raise typer.Exit(EXIT_ERROR)
-    raise typer.Exit(report.exit_code(fail_on))
+        raise click.exceptions.Exit(EXIT_ERROR)
+    raise click.exceptions.Exit(report.exit_code(fail_on))

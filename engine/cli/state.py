@@ -4,35 +4,42 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from engine.cli.app import EXIT_ERROR, echo_problems, fail
+from engine.cli.app import EXIT_ERROR, argument, echo_problems, fail
 from engine.cli.options import (
-    InputTypeOption,
-    MaxFileSizeOption,
-    SkipPathOption,
-    SplitK8sOption,
-    VarFileOption,
-    VarOption,
+    PATHS,
+    input_type_option,
+    load_option_group,
     load_options,
+    value_option,
+    var_file_option,
+    var_option,
 )
 from engine.core.atomic_files import write_atomically
 from engine.core.terminal_text import printable
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    required=True,
+    type=PATHS,
+    label="<list[Path]>",
+    help="Input files or directories.",
+)
+@load_option_group
+@value_option("-o", "--output", type=PATHS, label="<path>", help="Write the States to FILE.")
 def state_command(
-    paths: Annotated[list[Path], typer.Argument(help="Input files or directories.")],
-    input_type: InputTypeOption = None,
-    skip_paths: SkipPathOption = None,
-    var_files: VarFileOption = None,
-    variables: VarOption = None,
-    max_file_size: MaxFileSizeOption = 256,
-    split_k8s: SplitK8sOption = False,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write the States to FILE.")
-    ] = None,
+    paths: list[Path],
+    input_type: str | None,
+    skip_paths: list[str] | None,
+    var_files: list[Path] | None,
+    variables: list[str] | None,
+    max_file_size: float,
+    split_k8s: bool,
+    output: Path | None,
 ) -> None:
     """Print the States loaded from PATHs as a JSON array: the documents rules see.
 
@@ -46,7 +53,7 @@ def state_command(
     options = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     loaded = load_inputs(paths, options)
     for problem in loaded.problems:
-        typer.echo(printable(str(problem)), err=True)
+        click.echo(printable(str(problem)), err=True)
     documents = [i.state.document for i in loaded.inputs]
     try:
         text = values.dumps_json(documents, indent=True) + b"\n"
@@ -60,24 +67,35 @@ def state_command(
             write_atomically(output, text, create_parents=True)
         except OSError as exc:
             fail(f"{output}: {exc.strerror or exc}")
-    raise typer.Exit(EXIT_ERROR if loaded.problems else 0)
+    raise click.exceptions.Exit(EXIT_ERROR if loaded.problems else 0)
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    required=True,
+    type=PATHS,
+    label="<list[Path]>",
+    help="IaC files or directories (one State).",
+)
+@value_option("-o", "--output", type=PATHS, label="<path>", help="Write the fixture to FILE.")
+@value_option(
+    "--package", label="<str>", help="Package of the Rego module (default fixtures.<name>)."
+)
+@value_option(
+    "--format", "-f", "output_format", label="<str>", default="rego", help="rego or json."
+)
+@input_type_option()
+@var_file_option()
+@var_option()
 def fixture_command(
-    paths: Annotated[list[Path], typer.Argument(help="IaC files or directories (one State).")],
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write the fixture to FILE.")
-    ] = None,
-    package: Annotated[
-        str | None,
-        typer.Option("--package", help="Package of the Rego module (default fixtures.<name>)."),
-    ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="rego or json.", case_sensitive=False)
-    ] = "rego",
-    input_type: InputTypeOption = None,
-    var_files: VarFileOption = None,
-    variables: VarOption = None,
+    paths: list[Path],
+    output: Path | None,
+    package: str | None,
+    output_format: str,
+    input_type: str | None,
+    var_files: list[Path] | None,
+    variables: list[str] | None,
 ) -> None:
     """Turn IaC files into a test fixture: a Rego module holding mock_input (the
     State rules see), or the State as JSON.
@@ -94,7 +112,7 @@ def fixture_command(
 
     fmt = output_format.lower()
     if fmt not in ("rego", "json"):
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown format {output_format!r} (rego, json)", param_hint="--format"
         )
     load = load_options(input_type, None, var_files, variables, 256, False)

@@ -4,51 +4,64 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from engine.cli.app import debug_enabled, echo_problems
-from engine.cli.options import check_bounds
+from engine.cli.app import argument, debug_enabled, echo_problems
+from engine.cli.options import PATHS, check_bounds, repeatable, value_option
 from engine.rules.opa import OpaNotFound
 
 
+@argument(
+    "paths",
+    nargs=-1,
+    type=PATHS,
+    label="<list[Path]>",
+    help="Files or directories of Rego tests (default: . unless --golden is given).",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Report every test.")
+@value_option("-r", "--run", label="<str>", help="Only tests whose data.pkg.name matches REGEX.")
+@value_option(
+    "--format", "-f", "output_format", label="<str>", default="pretty", help="pretty or json."
+)
+@click.option(
+    "--update-snapshots", is_flag=True, help="Write snapshots and golden expected.json files."
+)
+@repeatable(
+    "--golden", type=PATHS, label="<list[Path]>", help="Golden case directory (repeatable)."
+)
+@repeatable(
+    "-d",
+    "--data",
+    "rules",
+    type=PATHS,
+    label="<list[Path]>",
+    help="Rules for golden cases without rules/ (repeatable).",
+)
+@value_option(
+    "--timeout",
+    type=float,
+    default=5.0,
+    label="<float>",
+    help="Seconds one test (or golden scan rule) may take.",
+)
+@value_option(
+    "--max-memory",
+    type=int,
+    default=2048,
+    label="<int>",
+    help="MiB of Wasm memory the tests may use.",
+)
 def test_command(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Files or directories of Rego tests (default: . unless --golden is given).",
-            show_default=False,
-        ),
-    ] = None,
-    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="Report every test.")] = False,
-    run: Annotated[
-        str | None,
-        typer.Option("-r", "--run", help="Only tests whose data.pkg.name matches REGEX."),
-    ] = None,
-    output_format: Annotated[
-        str, typer.Option("--format", "-f", help="pretty or json.", case_sensitive=False)
-    ] = "pretty",
-    update_snapshots: Annotated[
-        bool,
-        typer.Option(
-            "--update-snapshots", help="Write snapshots and golden expected.json files."
-        ),
-    ] = False,
-    golden: Annotated[
-        list[Path] | None,
-        typer.Option("--golden", help="Golden case directory (repeatable)."),
-    ] = None,
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option("-d", "--data", help="Rules for golden cases without rules/ (repeatable)."),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds one test (or golden scan rule) may take.")
-    ] = 5.0,
-    max_memory: Annotated[
-        int, typer.Option("--max-memory", help="MiB of Wasm memory the tests may use.")
-    ] = 2048,
+    paths: list[Path] | None,
+    verbose: bool,
+    run: str | None,
+    output_format: str,
+    update_snapshots: bool,
+    golden: list[Path] | None,
+    rules: list[Path] | None,
+    timeout: float,
+    max_memory: int,
 ) -> None:
     """Run Rego tests (test_* rules) compiled to Wasm, and golden scan cases.
 
@@ -63,7 +76,7 @@ def test_command(
 
     fmt = output_format.lower()
     if fmt not in ("pretty", "json"):
-        raise typer.BadParameter(
+        raise click.BadParameter(
             f"unknown format {output_format!r} (pretty, json)", param_hint="--format"
         )
     check_bounds("--timeout/--max-memory", timeout, max_memory)
@@ -71,7 +84,7 @@ def test_command(
         try:
             re.compile(run)
         except re.error as exc:
-            raise typer.BadParameter(
+            raise click.BadParameter(
                 f"invalid regular expression: {exc}", param_hint="--run"
             ) from None
     test_paths = paths if paths else ([] if golden else [Path(".")])
@@ -82,7 +95,7 @@ def test_command(
         if debug_enabled():
             raise
         echo_problems([], [str(exc)])
-        raise typer.Exit(1) from None
+        raise click.exceptions.Exit(1) from None
     for problem in result.problems:
         echo_problems([], [str(problem)])
     if golden:
@@ -94,7 +107,7 @@ def test_command(
         )
         result.outcomes += [as_test_outcome(c) for c in cases]
     if fmt == "json":
-        typer.echo(to_json(result))
+        click.echo(to_json(result))
     else:
-        typer.echo(pretty(result, verbose=verbose), nl=False)
-    raise typer.Exit(result.exit_code())
+        click.echo(pretty(result, verbose=verbose), nl=False)
+    raise click.exceptions.Exit(result.exit_code())

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Annotated
 
+import click
 import orjson
-import typer
 
 from engine.core.engine_version import engine_version
 from engine.rules.opa import OpaNotFound, find_opa, install_hint, pinned_version
@@ -73,17 +72,16 @@ def version_info() -> VersionInfo:
     )
 
 
-def version_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def version_command(as_json: bool) -> None:
     """Print the engine, OPA, wasmtime and Wasm ABI versions."""
     info = version_info()
     if as_json:
         sys.stdout.buffer.write(orjson.dumps(info.to_dict(), option=orjson.OPT_INDENT_2) + b"\n")
         return
-    typer.echo(f"rego-engine {info.engine}")
-    typer.echo(f"opa         {info.opa_version} ({info.opa_path or 'not found'})")
-    typer.echo(f"wasmtime    {info.wasmtime}")
-    typer.echo(f"wasm abi    {info.abi or 'unknown (no opa to compile a probe)'}")
+    click.echo(f"rego-engine {info.engine}")
+    click.echo(f"opa         {info.opa_version} ({info.opa_path or 'not found'})")
+    click.echo(f"wasmtime    {info.wasmtime}")
+    click.echo(f"wasm abi    {info.abi or 'unknown (no opa to compile a probe)'}")
     if info.opa_path is None:
-        typer.echo(f"Custom rules (-d) need opa. {install_hint()}", err=True)
+        click.echo(f"Custom rules (-d) need opa. {install_hint()}", err=True)

@@ -19,13 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from engine.core.confined_files import read_confined
 from engine.core.paths import display_path
-from engine.inputs.go_yaml import load_yaml_document
-from engine.inputs.loaders.limits import too_deep_message
-from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.rego_version import detect_rego_version
 
 REGO_SUFFIXES = frozenset({".rego"})
@@ -89,14 +84,22 @@ def _read_text(path: Path, root: Path | None) -> str:
 
 
 def parse_data_document(path: Path, text: str) -> Any:
-    """The value of a JSON or YAML data document."""
+    """The value of a JSON or YAML data document (the YAML parser is imported
+    with the first YAML document)."""
     if path.suffix == ".json":
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise SourceError(display_path(path), exc.msg, exc.lineno) from None
         except RecursionError:
+            from engine.inputs.loaders.limits import too_deep_message
+
             raise SourceError(display_path(path), too_deep_message()) from None
+    import yaml
+
+    from engine.inputs.go_yaml import load_yaml_document
+    from engine.inputs.loaders.loaded import LoaderError
+
     try:
         return load_yaml_document(text)  # within the nesting and alias limits
     except LoaderError as exc:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
-import importlib.metadata
 import itertools
 import struct
 import sys
@@ -180,11 +179,6 @@ def _engine() -> wasmtime.Engine:
     engine = wasmtime.Engine(config)
     _Ticker(engine)
     return engine
-
-
-def wasmtime_version() -> str:
-    """The installed wasmtime-py version."""
-    return importlib.metadata.version("wasmtime")
 
 
 _MODULES: dict[str, wasmtime.Module] = {}

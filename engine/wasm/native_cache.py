@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib.metadata
 import os
 import secrets
 import stat
 from pathlib import Path
 
 from engine.core.atomic_files import write_atomically
+from engine.core.distribution_version import installed_version
 from engine.core.paths import cache_dir, cache_key_path
 
 KEY_BYTES = 32
@@ -30,8 +30,9 @@ _DOMAIN = b"rego-engine native cache 1\0"
 _MAX_ENTRY_BYTES = 1 << 30
 
 
-def _wasmtime_version() -> str:
-    return importlib.metadata.version("wasmtime")
+def wasmtime_version() -> str:
+    """The installed wasmtime-py version (part of every entry's name and tag)."""
+    return installed_version("wasmtime") or "unknown"
 
 
 def _inside(path: Path, directory: Path) -> bool:
@@ -96,13 +97,13 @@ def signing_key() -> bytes | None:
 def entry_path(wasm: bytes) -> Path:
     """Where the native code of ``wasm`` is cached."""
     digest = hashlib.sha256(wasm).hexdigest()
-    return cache_dir() / "native" / f"{digest}-wasmtime-{_wasmtime_version()}.signed.cwasm"
+    return cache_dir() / "native" / f"{digest}-wasmtime-{wasmtime_version()}.signed.cwasm"
 
 
 def _tag(key: bytes, wasm: bytes, native: bytes | memoryview) -> bytes:
     mac = hmac.new(key, _DOMAIN, hashlib.sha256)
     mac.update(hashlib.sha256(wasm).digest())
-    mac.update(_wasmtime_version().encode() + b"\0")
+    mac.update(wasmtime_version().encode() + b"\0")
     mac.update(native)
     return mac.digest()
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from loader_goldens import UPDATE
 from oracle import needs_opa
-from typer.testing import CliRunner
 
 from engine.changes.cfn_replacement import replacement_properties
 from engine.changes.change_set import (

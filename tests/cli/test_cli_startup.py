@@ -17,9 +17,15 @@ HEAVY = (
     "jsonschema",
     "yaml",
     "pydantic",
+    "typer",
+    "shellingham",
+    "click.shell_completion",
     "engine.wasm.host",
     "engine.scanning.scanner",
     "engine.results.building",
+    "importlib.metadata",
+    "tomllib",
+    "logging",
     "multiprocessing",
     "dask",
     "distributed",
@@ -84,6 +90,22 @@ def test_version_reads_the_abi_without_a_wasm_runtime() -> None:
     assert _loaded_after(code) & {"wasmtime", "engine.wasm.host"} == set()
 
 
+def test_version_reads_no_yaml_parser() -> None:
+    code = "from engine.cli.version import version_info\nassert version_info().abi"
+    assert "yaml" not in _loaded_after(code)
+
+
+def test_a_json_data_document_loads_no_yaml_parser(tmp_path: Path) -> None:
+    data = tmp_path / "data.json"
+    data.write_text('{"a": 1}', encoding="utf-8")
+    code = (
+        "from pathlib import Path\n"
+        "from engine.rules.sources import parse_data_document\n"
+        f"assert parse_data_document(Path({str(data)!r}), '{{\"a\": 1}}') == {{'a': 1}}"
+    )
+    assert "yaml" not in _loaded_after(code)
+
+
 def test_a_json_scan_of_a_state_loads_only_what_it_uses(tmp_path: Path) -> None:
     state = tmp_path / "one.json"
     state.write_text(json.dumps(STATE), encoding="utf-8")
@@ -96,4 +118,5 @@ def test_a_json_scan_of_a_state_loads_only_what_it_uses(tmp_path: Path) -> None:
     loaded = _loaded_after(code)
     assert "wasmtime" in loaded  # the probe sees what the scan did load
     assert json.loads((tmp_path / "r.json").read_text())["results"]
-    assert loaded & {"rich", "lark", "cryptography", "jsonschema", "multiprocessing"} == set()
+    unused = {"rich", "lark", "cryptography", "jsonschema", "multiprocessing", "pydantic", "typer"}
+    assert loaded & {*unused, "importlib.metadata", "logging"} == set()

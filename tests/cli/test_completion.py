@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from engine.cli.main import app
 

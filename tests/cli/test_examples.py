@@ -12,10 +12,10 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from click.testing import CliRunner
 from github_commands import decode_command
 from oracle import needs_opa
 from sarif_schema import validate_sarif
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.results.formats import table

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from click.testing import CliRunner, Result
 from oracle import needs_opa
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import REPO_ROOT

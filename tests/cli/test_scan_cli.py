@@ -1,6 +1,6 @@
 """`rego-engine scan`: exit codes, --fail-on, -o, stderr, determinism and the progress bar.
 
-Most tests go through ``typer.testing.CliRunner``; a few run the real console
+Most tests go through ``click.testing.CliRunner``; a few run the real console
 script (and ``python -m engine``) as a subprocess.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 from scan_fixtures import (
     ACL_RULE,
     BROKEN_RULE,
@@ -27,7 +28,6 @@ from scan_fixtures import (
     write_json,
 )
 from terminal import run_on_pty
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 

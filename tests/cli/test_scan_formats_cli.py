@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 from sarif_schema import validate_sarif
 from scan_fixtures import ACL_RULE, BROKEN_RULE, ENC_RULE, state, write, write_json
 from terminal import run_on_pty
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.results.formats import FORMATS
@@ -146,7 +146,7 @@ def test_several_formats_in_one_run(tmp_path: Path) -> None:
 
 
 def usage_message(stderr: str) -> str:
-    """A usage error's text without the box typer draws around it."""
+    """A usage error's text without any box drawn around it."""
     return " ".join(stderr.replace("│", " ").split())
 
 

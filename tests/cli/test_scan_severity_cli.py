@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 from sarif_schema import validate_sarif
 from scan_fixtures import ACL_RULE, ENC_RULE, state, write, write_json
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner, Result
+from click.testing import CliRunner, Result
 
 from engine.cli.main import app
 

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from scan_fixtures import ENC_RULE, state, write, write_json
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.core.atomic_files import write_atomically

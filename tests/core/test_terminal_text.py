@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
 from scan_fixtures import state, write, write_json
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.core.terminal_text import printable

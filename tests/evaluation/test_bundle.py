@@ -18,6 +18,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from scan_fixtures import (
     ACL_RULE,
     BROKEN_RULE,
@@ -28,7 +29,6 @@ from scan_fixtures import (
     write,
     write_json,
 )
-from typer.testing import CliRunner
 
 import engine
 from engine.cli.main import app

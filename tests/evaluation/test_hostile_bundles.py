@@ -20,10 +20,10 @@ import zlib
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from fuzz_boundaries import bundle_bytes, read_bundle_bytes
 from hypothesis import HealthCheck, given, settings
 from scan_fixtures import ACL_RULE, state, write, write_json
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.evaluation import bundle as bundle_module

@@ -10,8 +10,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from oracle import needs_opa
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.core.paths import PRECOMPILED_PACK, REPO_ROOT

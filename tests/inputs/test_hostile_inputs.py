@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from bounds import MIB, WASM_RESERVATION_MIB, measured, run_engine_bounded
+from click.testing import CliRunner, Result
 from scan_fixtures import ACL_RULE, state, write, write_json
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import display_path

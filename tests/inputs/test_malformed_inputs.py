@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from click.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import display_path

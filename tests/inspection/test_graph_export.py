@@ -15,8 +15,8 @@ from typing import Any
 
 import pydot
 import pytest
+from click.testing import CliRunner, Result
 from scan_fixtures import write, write_json
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import REPO_ROOT

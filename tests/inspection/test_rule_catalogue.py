@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 from scan_fixtures import ACL_RULE, BROKEN_RULE, ENC_RULE, write
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import REPO_ROOT

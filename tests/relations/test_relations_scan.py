@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from oracle import needs_opa
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.evaluation.evaluator import RuleEvaluator

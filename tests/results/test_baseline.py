@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from scan_fixtures import ACL_RULE, ENC_RULE, state, write, write_json
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.results.baseline import (

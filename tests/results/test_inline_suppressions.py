@@ -9,9 +9,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from click.testing import CliRunner
 from sarif_schema import validate_sarif
 from scan_fixtures import write
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.evaluation.bundle import build_bundle

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 from bounds import MIB, WASM_RESERVATION_MIB, measured, run_engine_bounded
+from click.testing import CliRunner
 from scan_fixtures import ACL_RULE, ENC_RULE, state, write, write_json
-from typer.testing import CliRunner
 
 from engine import ScanOptions, ScanReport, scan
 from engine.cli.main import app

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 from scan_fixtures import ACL_RULE, BROKEN_RULE, ENC_RULE, state, write, write_json
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.results.report import ScanReport

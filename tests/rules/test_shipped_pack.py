@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from oracle import needs_opa
 from scan_oracle import canonical, oracle_module
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.core.paths import REGO_LIB_DIR, REGO_RELATIONS_DIR, REGO_RULES_DIR, REPO_ROOT

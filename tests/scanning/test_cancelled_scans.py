@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from scan_fixtures import state, write, write_json
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 

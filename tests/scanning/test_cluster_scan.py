@@ -23,6 +23,7 @@ from typing import Any
 
 import dask
 import pytest
+from click.testing import CliRunner, Result
 from distributed import Client
 from scan_fixtures import (
     ACL_RULE,
@@ -33,7 +34,6 @@ from scan_fixtures import (
     write,
     write_json,
 )
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import REPO_ROOT

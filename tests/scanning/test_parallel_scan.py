@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 from scan_fixtures import ACL_RULE, ENC_RULE, copy_sample_inputs, state, write, write_json
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.core.paths import REPO_ROOT

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 from oracle import needs_opa
 from scan_fixtures import write
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.testing import golden

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 from oracle import needs_opa
 from scan_fixtures import state, write, write_json
-from typer.testing import CliRunner, Result
 
 from engine.cli.main import app
 from engine.rules import compiler

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from opa_test_oracle import opa_test_json, stage_oracle_bundle
 from oracle import needs_opa
-from typer.testing import CliRunner
 
 from engine.cli.main import app
 from engine.rules.rego_version import detect_rego_version

@@ -146,3 +146,18 @@ def test_native_code_overwritten_with_traps_is_rebuilt_not_run(tmp_path: Path) -
     assert second.returncode == 0, second.stderr[-2000:]
     assert second.stdout.strip() == "[]"
     assert entry.read_bytes() == signed  # rebuilt and signed again
+
+
+def test_the_wasmtime_version_is_the_installed_distributions() -> None:
+    import importlib.metadata
+
+    assert native_cache.wasmtime_version() == importlib.metadata.version("wasmtime")
+
+
+def test_finding_the_wasmtime_version_imports_no_importlib_metadata() -> None:
+    code = (
+        "import sys\nfrom engine.wasm.native_cache import wasmtime_version\n"
+        "assert wasmtime_version()\nprint('importlib.metadata' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
