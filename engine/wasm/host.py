@@ -66,6 +66,7 @@ from engine.wasm.memory import (
     number_ref_block,
     string_block,
 )
+from engine.wasm.read_tracing import TRACE_BUILTIN_ID
 
 TICK_SECONDS = 0.01
 """How often the epoch advances; the resolution of the time bound."""
@@ -451,10 +452,16 @@ class PolicyInstance:
         limits: Limits | None = None,
         custom: Mapping[str, CustomHandler] | None = None,
         print_hook: Callable[[str], None] | None = None,
+        read_hook: Callable[[int, int], int] | None = None,
     ) -> None:
+        """``read_hook(node, key)`` answers the value reads an instrumented module
+        reports (:mod:`engine.wasm.read_tracing`); it returns 0."""
         self.policy = policy
         self.limits = limits or Limits()
         self._custom = dict(custom or {})
+        self._builtins: dict[int, tuple[str, Callable[..., int]]] = {}
+        if read_hook is not None:  # the runtime reads values from instantiation on
+            self._builtins[TRACE_BUILTIN_ID] = ("(value read)", read_hook)
         self._print = print_hook or (lambda line: print(line, file=sys.stderr))
 
         module = load_module(policy)
@@ -530,9 +537,9 @@ class PolicyInstance:
         builtin_ids: dict[str, int] = values.parse(self.json_dump(self._call("builtins")))
         self.imported_builtins = frozenset(builtin_ids)
         """Names of the builtins this module calls on the host."""
-        self._builtins: dict[int, tuple[str, Callable[..., int]]] = {
-            bid: (name, self._resolve_builtin(name)) for name, bid in builtin_ids.items()
-        }
+        self._builtins.update(
+            (bid, (name, self._resolve_builtin(name))) for name, bid in builtin_ids.items()
+        )
         self.data_addr = self.parse_json(policy.data)
         self._data_heap = self._call("opa_heap_ptr_get")
         self.input_addr = 0
