@@ -258,7 +258,7 @@ class _Builder:
 
     def add_resource(self, key: ResourceKey, attributes: Any = None) -> None:
         paths = self.resources.setdefault(key, None)
-        if isinstance(attributes, list):
+        if isinstance(attributes, list | values.Set):  # a set of paths, as snyk reads one
             for path in attributes:
                 if isinstance(path, list):
                     if paths is None:
