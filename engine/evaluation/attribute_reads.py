@@ -7,8 +7,9 @@ instrumented module (:mod:`engine.wasm.read_tracing`), is loaded with the same
 input (its relation index reused) and asked the rule's judgement again. Each
 read it reports, ``opa_value_get(node, key)``, is kept when ``node`` lies in
 one of the resources asked about: the addresses of every object and array in
-those resources are mapped to their paths beforehand, so a read is one
-dictionary lookup.
+the input's resources are mapped to their paths once per input, and only
+reads in their address range reach the host, where a read is one dictionary
+lookup.
 
 The paths of a resource are reduced as snyk reduces them: only the longest
 (a path that is the prefix of another read is dropped), none starting with a
@@ -30,8 +31,8 @@ from engine.relations.snyk_api import SnykApi
 from engine.rules.compiler import CompiledPolicy
 from engine.rules.rule_set import CompiledRuleSet
 from engine.wasm.host import EvalError, Limits, PolicyInstance
-from engine.wasm.memory import ARRAY, OBJECT, ValueReader
-from engine.wasm.read_tracing import traced_module
+from engine.wasm.memory import ARRAY, OBJECT
+from engine.wasm.read_tracing import TRACE_FROM, TRACE_TO, traced_module
 
 ResourceKey = tuple[str, str, str]
 """(namespace, type, id) of a resource."""
@@ -109,6 +110,9 @@ class AttributeReads:
         self._instance: PolicyInstance | None = None
         self._loaded: object = None
         self._nodes: dict[int, tuple[ResourceKey, Path, Any]] = {}
+        """Address of every object and array in the loaded input's resources →
+        (its resource, its path there, its value)."""
+        self._wanted: set[ResourceKey] = set()
         self._reads: list[tuple[ResourceKey, Path, bool]] = []
 
     def close(self) -> None:
@@ -135,6 +139,7 @@ class AttributeReads:
         self._api.state = state
         self._api.relations = self._main.relations
         self._api.load(self._instance, state)
+        self._map(self._instance, self._api)
         self._loaded = state
         return self._instance
 
@@ -146,11 +151,11 @@ class AttributeReads:
         keys). Empty when the traced evaluation fails."""
         if not wanted or self._main.state is None:
             return {}
+        self._wanted = set(wanted)
+        self._reads = []
         try:
             instance = self._ready()
             assert self._api is not None
-            self._map(instance.reader(), self._api, set(wanted))
-            self._reads = []
             self._api.begin_rule()
             kind = "single" if single else "multi"
             self._api.handover.evaluate(instance, self._rule_set.entrypoint(rule_index, kind))
@@ -158,7 +163,7 @@ class AttributeReads:
             self.close()  # a failed evaluation may leave the instance unusable
             return {}
         finally:
-            self._nodes = {}
+            self._wanted = set()
         found: dict[ResourceKey, set[Path]] = {}
         for key, path, present in self._reads:
             paths = found.setdefault(key, set())
@@ -167,14 +172,13 @@ class AttributeReads:
         self._reads = []
         return {key: reduce_paths(paths) for key, paths in found.items()}
 
-    def _map(self, reader: ValueReader, api: SnykApi, wanted: set[ResourceKey]) -> None:
-        """Map the address of every object and array in the wanted resources to
-        (resource, path, value)."""
+    def _map(self, instance: PolicyInstance, api: SnykApi) -> None:
+        """Map the address of every object and array in the input's resources to
+        (resource, path, value), and trace the reads of that address range."""
+        reader = instance.reader()
         nodes: dict[int, tuple[ResourceKey, Path, Any]] = {}
         for addr, obj in api.resident_objects(reader).items():
             key = (obj.get("_namespace"), obj.get("_type"), obj.get("_id"))
-            if key not in wanted:
-                continue
             stack: list[tuple[int, Path, Any]] = [(addr, (), obj)]
             while stack:
                 node, path, value = stack.pop()
@@ -191,11 +195,13 @@ class AttributeReads:
                         if i < len(value) and isinstance(value[i], dict | list):
                             stack.append((child, (*path, i), value[i]))
         self._nodes = nodes
+        instance.set_global(TRACE_FROM, min(nodes, default=0))
+        instance.set_global(TRACE_TO, max(nodes, default=-1) + 1)
 
     def _read(self, node: int, key: int) -> int:
         """A read the traced module reported: kept when ``node`` is in a wanted resource."""
         found = self._nodes.get(node)
-        if found is not None and self._instance is not None:
+        if found is not None and found[0] in self._wanted and self._instance is not None:
             owner, path, value = found
             step = _step(self._instance.to_python(key))
             if step is not None:

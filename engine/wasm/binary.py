@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 MAGIC = b"\x00asm\x01\x00\x00\x00"
-CUSTOM, IMPORT, CODE = 0, 2, 10
+CUSTOM, IMPORT, GLOBAL, EXPORT, CODE = 0, 2, 6, 7, 10
+_SECTION_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 10, 11)
+"""Where each non-custom section goes (the data count section, 12, before code)."""
 
 
 class WasmFormatError(Exception):
@@ -130,7 +132,13 @@ def encode(module: list[Section]) -> bytes:
 
 def imported_functions(module: list[Section]) -> list[tuple[str, str]]:
     """(module, name) of every imported function, in function-index order."""
+    return _imports(module)[0]
+
+
+def _imports(module: list[Section]) -> tuple[list[tuple[str, str]], int]:
+    """Imported functions (module, name) and the number of imported globals."""
     out: list[tuple[str, str]] = []
+    globals_ = 0
     for section in module:
         if section.id != IMPORT:
             continue
@@ -150,9 +158,45 @@ def imported_functions(module: list[Section]) -> list[tuple[str, str]]:
                 pos = _skip_limits(data, pos)
             elif kind == 3:  # global: valtype, mutability
                 pos += 2
+                globals_ += 1
             else:
                 raise WasmFormatError(f"unknown import kind {kind}")
-    return out
+    return out, globals_
+
+
+def _section(module: list[Section], sid: int) -> Section:
+    """The section ``sid`` of ``module``, added empty where it belongs when missing."""
+    for section in module:
+        if section.id == sid:
+            return section
+    made = Section(sid, uleb(0))
+    rank = _SECTION_ORDER.index(sid)
+    at = len(module)
+    for i, section in enumerate(module):
+        if section.id != CUSTOM and _SECTION_ORDER.index(section.id) > rank:
+            at = i
+            break
+    module.insert(at, made)
+    return made
+
+
+def _append_entries(section: Section, entries: list[bytes]) -> int:
+    """Append ``entries`` to a vector section; returns the count before them."""
+    count, pos = read_uleb(section.payload, 0)
+    section.payload = uleb(count + len(entries)) + section.payload[pos:] + b"".join(entries)
+    return count
+
+
+def add_exported_global(module: list[Section], name: str) -> int:
+    """Add a mutable i32 global, initially 0, exported as ``name``; returns its index."""
+    _, imported = _imports(module)
+    index = imported + _append_entries(
+        _section(module, GLOBAL), [bytes([0x7F, 0x01, I32_CONST, 0x00, END])]
+    )
+    encoded = name.encode()
+    export = uleb(len(encoded)) + encoded + b"\x03" + uleb(index)  # kind 3: a global
+    _append_entries(_section(module, EXPORT), [export])
+    return index
 
 
 def _skip_limits(data: bytes, pos: int) -> int:
@@ -230,7 +274,8 @@ class Instruction:
 
 
 BLOCK, LOOP, IF, ELSE, END, BR, BR_IF = 0x02, 0x03, 0x04, 0x05, 0x0B, 0x0C, 0x0D
-CALL, LOCAL_GET, LOCAL_SET, I32_CONST, I32_EQZ, I32_NE = 0x10, 0x20, 0x21, 0x41, 0x45, 0x47
+CALL, LOCAL_GET, LOCAL_SET, GLOBAL_GET = 0x10, 0x20, 0x21, 0x23
+I32_CONST, I32_EQZ, I32_NE = 0x41, 0x45, 0x47
 
 _NO_IMMEDIATE = frozenset([0x00, 0x01, 0x05, 0x0B, 0x0F, 0x1A, 0x1B, *range(0x45, 0xC5)])
 _ONE_ULEB = frozenset([0x0C, 0x0D, 0x10, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26])

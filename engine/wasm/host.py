@@ -654,6 +654,14 @@ class PolicyInstance:
         """Rego text of the value at ``addr`` (sets kept)."""
         return self.read_cstring(self._call("opa_value_dump", addr), "a value's text")
 
+    def set_global(self, name: str, value: int) -> None:
+        """Set the module's exported i32 global ``name``."""
+        found = self.instance.exports(self.store).get(name)
+        if not isinstance(found, wasmtime.Global):
+            raise EvalError(f"policy module {self.policy.name} exports no global {name}")
+        signed = value - (1 << 32) if value >= 1 << 31 else value  # i32 holds it signed
+        found.set_value(self.store, wasmtime.Val.i32(signed))
+
     def reader(self) -> ValueReader:
         """A reader of values in memory, valid until the next call that may allocate."""
         return ValueReader(self._base(), self.memory.data_len(self.store))

@@ -6,7 +6,10 @@ runtime's ``opa_value_get(node, key)``. The copy made here starts that
 function with a call of the module's own ``opa_builtin2`` import under a
 builtin id no module uses (:data:`TRACE_BUILTIN_ID`), passing the node and
 the key, so the host sees every read without any import or function index
-shifting. The host answers 0 and the lookup goes on unchanged.
+shifting. The host answers 0 and the lookup goes on unchanged. Only reads of
+nodes in the address range the host sets (the exported globals
+:data:`TRACE_FROM` and :data:`TRACE_TO`, initially empty) call the host: the
+rest (data, the relation index, values made during evaluation) stay in Wasm.
 
 The copy also evaluates as OPA's topdown evaluator does where that changes
 what is read: a function or complete rule whose every definition has the same
@@ -29,6 +32,7 @@ from engine.wasm.binary import (
     BR,
     BR_IF,
     END,
+    GLOBAL_GET,
     I32_CONST,
     I32_EQZ,
     I32_NE,
@@ -43,6 +47,10 @@ from engine.wasm.binary import (
 TRACE_BUILTIN_ID = 0xFFFFFFF0
 """The builtin id the instrumented ``opa_value_get`` calls ``opa_builtin2``
 with (OPA numbers a module's builtins from 0)."""
+
+TRACE_FROM = "rego_engine_trace_from"
+TRACE_TO = "rego_engine_trace_to"
+"""The exported globals bounding the traced nodes' addresses: ``[from, to)``."""
 
 _PLANNED = re.compile(r"g\d+\.data\.")
 """Names of the functions the planner made from rules (``g0.data.pkg.rule``)."""
@@ -67,12 +75,18 @@ def traced_module(wasm: bytes) -> bytes:
         raise WasmFormatError("the module has no code section")
     bodies = binary.code_bodies(module[position])
     body = bodies[get - len(imports)]
+    low = binary.uleb(binary.add_exported_global(module, TRACE_FROM))
+    high = binary.uleb(binary.add_exported_global(module, TRACE_TO))
+    position = next(i for i, s in enumerate(module) if s.id == binary.CODE)
+    # if (node >= from) & (node < to): drop(opa_builtin2(TRACE_BUILTIN_ID, 0, node, key))
     prologue = (
-        bytes([I32_CONST])
+        bytes([LOCAL_GET, 0, GLOBAL_GET, *low, 0x4F])  # i32.ge_u
+        + bytes([LOCAL_GET, 0, GLOBAL_GET, *high, 0x49, 0x71])  # i32.lt_u, i32.and
+        + bytes([IF, 0x40, I32_CONST])
         + binary.sleb(TRACE_BUILTIN_ID - (1 << 32))
         + bytes([I32_CONST, 0, LOCAL_GET, 0, LOCAL_GET, 1, binary.CALL])
         + binary.uleb(builtin2)
-        + b"\x1a"  # drop
+        + bytes([0x1A, END])  # drop, end
     )
     body.code = prologue + body.code
     for index, name in names.items():

@@ -46,9 +46,12 @@ def _traced(policy: CompiledPolicy, suffix: str = ":traced") -> CompiledPolicy:
     )
 
 
-def _run(policy: CompiledPolicy, doc: Any, entrypoint: str) -> tuple[Any, dict[str, list[Any]]]:
+def _run(
+    policy: CompiledPolicy, doc: Any, entrypoint: str, *, traced: bool = True
+) -> tuple[Any, dict[str, list[Any]]]:
     """The entrypoint's value, and the keys read of each object or array of
-    ``input.o`` (by its key in ``input.o``; ``.`` for ``input.o`` itself)."""
+    ``input.o`` (by its key in ``input.o``; ``.`` for ``input.o`` itself),
+    with every address traced (``traced``) or the range left empty."""
     seen: list[tuple[int, int]] = []
 
     def hook(node: int, key: int) -> int:
@@ -60,6 +63,9 @@ def _run(policy: CompiledPolicy, doc: Any, entrypoint: str) -> tuple[Any, dict[s
     reader = instance.reader()
     o = reader.fields(instance.input_addr)["o"]
     named = {o: "."} | {addr: name for name, addr in reader.fields(o).items()}
+    if traced:
+        instance.set_global(read_tracing.TRACE_FROM, 1)
+        instance.set_global(read_tracing.TRACE_TO, 0xFFFFFFFF)
     seen.clear()
     found = instance.evaluate(entrypoint)
     reads: dict[str, list[Any]] = {}
@@ -103,6 +109,12 @@ def test_every_read_is_reported_and_values_are_unchanged(policy: CompiledPolicy)
     found, reads = _run(_traced(policy), doc, "t/s")
     assert found == expected == [1]
     assert reads == {".": ["first"]}
+
+
+def test_reads_outside_the_traced_range_stay_in_wasm(policy: CompiledPolicy) -> None:
+    found, reads = _run(_traced(policy), {"first": 1}, "t/s", traced=False)
+    assert found == [1]
+    assert reads == {}
 
 
 def test_a_function_stops_at_its_first_successful_body(policy: CompiledPolicy) -> None:
