@@ -177,7 +177,12 @@ class AttributeReads:
         (resource, path, value), and trace the reads of that address range."""
         reader = instance.reader()
         nodes: dict[int, tuple[ResourceKey, Path, Any]] = {}
-        for addr, obj in api.resident_objects(reader).items():
+        roots = [
+            (addr, obj)
+            for array, objects in api.resource_arrays()
+            for addr, obj in zip(reader.array(array), objects, strict=True)
+        ]
+        for addr, obj in roots:
             key = (obj.get("_namespace"), obj.get("_type"), obj.get("_id"))
             stack: list[tuple[int, Path, Any]] = [(addr, (), obj)]
             while stack:

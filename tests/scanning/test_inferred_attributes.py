@@ -134,3 +134,21 @@ def test_a_rule_set_without_reads_has_no_attributes(tmp_path: Path) -> None:
     document = json.loads(scan([main], [tmp_path / "rules"]).to_json())
     (rule,) = document["results"][0]["rule_results"]
     assert [r["resources"][0]["attributes"] for r in rule["results"]] == [[], []]
+
+
+def test_resources_asked_for_by_a_supertype_show_what_was_read(tmp_path: Path) -> None:
+    """``snyk.resources("aws_lb")`` hands out its own copy of the aws_alb objects."""
+    main = write(tmp_path / "main.tf", 'resource "aws_alb" "x" {\n  internal = false\n}\n')
+    write(
+        tmp_path / "rules" / "lb.rego",
+        "package rules.lb_reads\nimport rego.v1\nimport data.snyk\n"
+        'deny contains {"resource": lb, "message": "public"} if {\n'
+        '\tsome lb in snyk.resources("aws_lb")\n\tlb.internal == false\n}\n',
+    )
+    document = json.loads(scan([main], [tmp_path / "rules"]).to_json())
+    (rule,) = document["results"][0]["rule_results"]
+    (result,) = rule["results"]
+    (resource,) = result["resources"]
+    assert [(a["path"], a["location"]["line"]) for a in resource["attributes"]] == [
+        (["internal"], 2)
+    ]
