@@ -88,21 +88,26 @@ def _has(value: Any, step: str | int) -> bool:
     return False
 
 
+def traced_policy(policy: CompiledPolicy) -> CompiledPolicy:
+    """The instrumented copy of ``policy`` (:func:`engine.wasm.read_tracing.traced_module`);
+    raises :class:`~engine.wasm.binary.WasmFormatError` when it cannot be made."""
+    return CompiledPolicy(
+        traced_module(policy.wasm),
+        policy.data,
+        policy.entrypoints,
+        policy.key + ":traced",
+        policy.rego_files,
+        policy.name,
+    )
+
+
 class AttributeReads:
     """The traced instance of one rule set, and the reads of its last evaluation."""
 
     def __init__(self, rule_set: CompiledRuleSet, limits: Limits, api: SnykApi) -> None:
         """``api`` is the normal evaluation's: its relation index is reused."""
         assert rule_set.policy is not None
-        policy = rule_set.policy
-        self._policy = CompiledPolicy(
-            traced_module(policy.wasm),
-            policy.data,
-            policy.entrypoints,
-            policy.key + ":traced",
-            policy.rego_files,
-            policy.name,
-        )
+        self._policy = traced_policy(rule_set.policy)
         self._rule_set = rule_set
         self._limits = limits
         self._main = api
@@ -135,6 +140,9 @@ class AttributeReads:
                 read_hook=self._read,
             )
         assert self._api is not None
+        self._nodes = {}  # nothing traced while the new input is loaded
+        self._instance.set_global(TRACE_FROM, 0)
+        self._instance.set_global(TRACE_TO, 0)
         self._api.input_document = self._main.input_document
         self._api.state = state
         self._api.relations = self._main.relations

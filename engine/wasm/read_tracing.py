@@ -55,6 +55,12 @@ TRACE_TO = "rego_engine_trace_to"
 _PLANNED = re.compile(r"g\d+\.data\.")
 """Names of the functions the planner made from rules (``g0.data.pkg.rule``)."""
 
+_ASSIGN_CONSTANT = re.compile(
+    rb"\x02\x40\x02\x40\x20([\x80-\xff]*[\x00-\x7f])\x45\x0d\x00\x20\1\x41"
+)
+"""The bytes of an assign-once of a constant (:func:`_assigned_constant`): a
+body without them is left as compiled without being decoded."""
+
 
 def traced_module(wasm: bytes) -> bytes:
     """The module ``wasm`` with value reads reported to the host and topdown's
@@ -143,6 +149,8 @@ def with_early_exit(code: bytes) -> bytes:
     """A planned function's body with topdown's early exit (see the module
     docstring); unchanged when the function is not one whose definitions
     all have one constant value, or not laid out as expected."""
+    if not _ASSIGN_CONSTANT.search(code):
+        return code
     instrs = list(binary.instructions(code))
     bodies: list[tuple[int, int, int]] = []  # (block, end, result local)
     returns: set[int] = set()

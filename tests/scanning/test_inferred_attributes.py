@@ -152,3 +152,25 @@ def test_resources_asked_for_by_a_supertype_show_what_was_read(tmp_path: Path) -
     assert [(a["path"], a["location"]["line"]) for a in resource["attributes"]] == [
         (["internal"], 2)
     ]
+
+
+def test_each_input_of_a_scan_shows_its_own_reads(tmp_path: Path) -> None:
+    first = write(tmp_path / "a" / "main.tf", 'resource "aws_s3_bucket" "x" {\n  bucket = "x"\n}\n')
+    second = write(
+        tmp_path / "b" / "main.tf",
+        '\n\nresource "aws_s3_bucket" "x" {\n  bucket_prefix = "logs"\n}\n',
+    )
+    write(tmp_path / "rules" / "multi.rego", MULTI)
+    document = json.loads(scan([first.parent, second.parent], [tmp_path / "rules"]).to_json())
+    found = {}
+    for entry in document["results"]:
+        (rule,) = entry["rule_results"]
+        (result,) = rule["results"]
+        (resource,) = result["resources"]
+        found[Path(entry["input"]["meta"]["filepath"]).name] = [
+            (a["path"], a["location"]["line"]) for a in resource["attributes"]
+        ]
+    assert found == {
+        "a": [(["bucket"], 2), (["bucket_prefix"], 1)],
+        "b": [(["bucket"], 3), (["bucket_prefix"], 4)],
+    }
