@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from engine.inputs.source_map import AttributePath
 from engine.relations.snyk_api import SnykApi
 from engine.rules.compiler import CompiledPolicy
 from engine.rules.rule_set import CompiledRuleSet
@@ -36,13 +37,12 @@ from engine.wasm.read_tracing import TRACE_FROM, TRACE_TO, traced_module
 
 ResourceKey = tuple[str, str, str]
 """(namespace, type, id) of a resource."""
-Path = tuple[str | int, ...]
 
 MASKED = frozenset({"id", "_id", "_type", "_namespace", "_meta", "_provider", "_filepath"})
 """First steps of paths never reported: a resource's reference fields."""
 
 
-def reduce_paths(paths: Collection[Path]) -> list[Path]:
+def reduce_paths(paths: Collection[AttributePath]) -> list[AttributePath]:
     """The longest of ``paths`` (none a prefix of another), in trie order,
     without those starting with a :data:`MASKED` field."""
     trie: dict[Any, Any] = {}
@@ -50,9 +50,9 @@ def reduce_paths(paths: Collection[Path]) -> list[Path]:
         node = trie
         for step in path:
             node = node.setdefault(step, {})
-    out: list[Path] = []
+    out: list[AttributePath] = []
 
-    def walk(node: dict[Any, Any], prefix: Path) -> None:
+    def walk(node: dict[Any, Any], prefix: AttributePath) -> None:
         if not node:
             if prefix:
                 out.append(prefix)
@@ -114,11 +114,11 @@ class AttributeReads:
         self._api: SnykApi | None = None
         self._instance: PolicyInstance | None = None
         self._loaded: object = None
-        self._nodes: dict[int, tuple[ResourceKey, Path, Any]] = {}
+        self._nodes: dict[int, tuple[ResourceKey, AttributePath, Any]] = {}
         """Address of every object and array in the loaded input's resources →
         (its resource, its path there, its value)."""
         self._wanted: set[ResourceKey] = set()
-        self._reads: list[tuple[ResourceKey, Path, bool]] = []
+        self._reads: list[tuple[ResourceKey, AttributePath, bool]] = []
 
     def close(self) -> None:
         """Free the traced instance."""
@@ -153,7 +153,7 @@ class AttributeReads:
 
     def reads(
         self, rule_index: int, single: bool, wanted: Collection[ResourceKey]
-    ) -> dict[ResourceKey, list[Path]]:
+    ) -> dict[ResourceKey, list[AttributePath]]:
         """The attribute paths rule ``rule_index`` reads of each resource in
         ``wanted`` (only those it read anything of, masked fields included, are
         keys). Empty when the traced evaluation fails."""
@@ -172,7 +172,7 @@ class AttributeReads:
             return {}
         finally:
             self._wanted = set()
-        found: dict[ResourceKey, set[Path]] = {}
+        found: dict[ResourceKey, set[AttributePath]] = {}
         for key, path, present in self._reads:
             paths = found.setdefault(key, set())
             if present or not single:
@@ -184,7 +184,7 @@ class AttributeReads:
         """Map the address of every object and array in the input's resources to
         (resource, path, value), and trace the reads of that address range."""
         reader = instance.reader()
-        nodes: dict[int, tuple[ResourceKey, Path, Any]] = {}
+        nodes: dict[int, tuple[ResourceKey, AttributePath, Any]] = {}
         roots = [
             (addr, obj)
             for array, objects in api.resource_arrays()
@@ -192,7 +192,7 @@ class AttributeReads:
         ]
         for addr, obj in roots:
             key = (obj.get("_namespace"), obj.get("_type"), obj.get("_id"))
-            stack: list[tuple[int, Path, Any]] = [(addr, (), obj)]
+            stack: list[tuple[int, AttributePath, Any]] = [(addr, (), obj)]
             while stack:
                 node, path, value = stack.pop()
                 nodes[node] = (key, path, value)  # type: ignore[assignment]

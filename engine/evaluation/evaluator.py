@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.internal_errors import internal_error
-from engine.evaluation.attribute_reads import AttributeReads, Path, ResourceKey
+from engine.evaluation.attribute_reads import AttributeReads, ResourceKey
+from engine.inputs.source_map import AttributePath
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
 from engine.relations.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
@@ -223,7 +224,7 @@ class RuleEvaluator:
 
     def read_attributes(
         self, index: int, wanted: set[ResourceKey]
-    ) -> dict[ResourceKey, list[Path]]:
+    ) -> dict[ResourceKey, list[AttributePath]]:
         """The attribute paths rule ``index`` reads of the ``wanted`` resources of
         the loaded State, by a second, traced evaluation
         (:mod:`engine.evaluation.attribute_reads`); empty when it cannot be made."""

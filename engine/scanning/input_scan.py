@@ -58,7 +58,11 @@ def scan_one(
                     run.errors.append(internal_error(exc))
                     built = build(run, scan_input.state, resources)
                 if not run.rule.legacy and not run.errors:
-                    _infer_attributes(evaluator, index, built, resources)
+                    try:
+                        _infer_attributes(evaluator, index, built, resources)
+                    except Exception as exc:  # an engine bug must not lose the other rules
+                        for one in built:
+                            one.errors.append(internal_error(exc))
                 rule_results.extend(built)
             tick()
     rule_results.sort(key=lambda r: r.package)

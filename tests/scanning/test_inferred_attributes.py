@@ -12,6 +12,7 @@ from oracle import needs_opa
 from scan_fixtures import write
 
 from engine.core.paths import display_path
+from engine.evaluation.evaluator import RuleEvaluator
 from engine.scanning.scanner import scan
 
 pytestmark = needs_opa
@@ -174,3 +175,26 @@ def test_each_input_of_a_scan_shows_its_own_reads(tmp_path: Path) -> None:
         "a": [(["bucket"], 2), (["bucket_prefix"], 1)],
         "b": [(["bucket"], 3), (["bucket_prefix"], 4)],
     }
+
+
+def test_a_failure_inferring_attributes_is_the_rules_error_and_spares_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main = write(tmp_path / "main.tf", MAIN_TF)
+    write(tmp_path / "rules" / "multi.rego", MULTI)
+    write(tmp_path / "rules" / "explicit.rego", EXPLICIT)
+    calls: list[int] = []
+
+    def broken(self: RuleEvaluator, index: int, wanted: set[Any]) -> dict[Any, Any]:
+        calls.append(index)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        return {}
+
+    monkeypatch.setattr(RuleEvaluator, "read_attributes", broken)
+    document = json.loads(scan([main], [tmp_path / "rules"]).to_json())
+    rules = document["results"][0]["rule_results"]
+    assert len(calls) == 2
+    failed = [r for r in rules if r["errors"]]
+    assert len(failed) == 1 and "RuntimeError: boom" in failed[0]["errors"][0]
+    assert all(r["results"] for r in rules)
