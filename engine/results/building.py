@@ -35,6 +35,8 @@ class AttributeRef:
 
     path: tuple[Any, ...]
     location: Any = None
+    inferred: bool = False
+    """Read by the rule, not named by it (:mod:`engine.results.inferred_attributes`)."""
 
 
 @dataclass
@@ -578,7 +580,7 @@ def locate_results(rule_results: list[RuleResults], index: ResourceIndex) -> Non
                 key = (resource.namespace, resource.type, resource.id)
                 resource.location = index.location(key)
                 resource.attributes = [
-                    AttributeRef(a.path, attribute_location(index, key, a.path))
+                    AttributeRef(a.path, attribute_location(index, key, a.path), a.inferred)
                     for a in resource.attributes
                 ]
 

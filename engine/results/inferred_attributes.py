@@ -41,6 +41,6 @@ def add_inferred(
                 continue
             key = (resource.namespace, resource.type, resource.id)
             resource.attributes = [
-                AttributeRef(path, attribute_location(index, key, path))
+                AttributeRef(path, attribute_location(index, key, path), inferred=True)
                 for path in paths.get(key, ())
             ]
