@@ -16,7 +16,9 @@ seconds and peak RSS.
 With ``SNYK_PE`` set it prints ours/theirs per cell; without it, our column
 and the split of one in-process scan into phases: load (files to States),
 relations (the State into Wasm, relations evaluated and indexed), rules,
-results (judgements built into results) and output (the JSON report).
+results (judgements built into results), attributes (the traced second
+evaluation inferring the attribute paths each rule read) and output (the JSON
+report).
 Nothing is asserted.
 """
 
@@ -384,6 +386,7 @@ def phases(rules: Path, target: Path) -> dict[str, float]:
     from engine.evaluation.prepared_rules import compile_rules
     from engine.inputs.discovery import load_inputs
     from engine.results.building import ResourceIndex, build_rule_results
+    from engine.results.inferred_attributes import add_inferred, without_attributes
     from engine.results.report import InputReport, ScanReport
 
     prepared = compile_rules([rules])
@@ -394,7 +397,7 @@ def phases(rules: Path, target: Path) -> dict[str, float]:
     loaded = load_inputs([target])
     split["load"] = clock() - start
     report = ScanReport()
-    split.update(relations=0.0, rules=0.0, results=0.0)
+    split.update(relations=0.0, rules=0.0, results=0.0, attributes=0.0)
     for scan_input in loaded.inputs:
         start = clock()
         evaluator.load(scan_input.state)
@@ -406,8 +409,14 @@ def phases(rules: Path, target: Path) -> dict[str, float]:
             run = evaluator.run(rule)
             split["rules"] += clock() - start
             start = clock()
-            built.append(build_rule_results(run, scan_input.state, index))
+            rule_results = build_rule_results(run, scan_input.state, index)
             split["results"] += clock() - start
+            start = clock()
+            wanted = without_attributes(rule_results)
+            if wanted:
+                add_inferred(rule_results, evaluator.read_attributes(rule, wanted), index)
+            split["attributes"] += clock() - start
+            built.append(rule_results)
         report.inputs.append(InputReport(scan_input, built))
     start = clock()
     report.to_json()
@@ -440,7 +449,8 @@ def main() -> None:
             header += f"  {'theirs cpu':>10} {'wall':>7} {'rss':>7}  {'cpu ratio':>9} {'wall':>6}"
         else:
             header += "  " + " ".join(
-                f"{p:>9}" for p in ("load", "relations", "rules", "results", "output")
+                f"{p:>9}"
+                for p in ("load", "relations", "rules", "results", "attributes", "output")
             )
         print(header, flush=True)
         for n in args.sizes:

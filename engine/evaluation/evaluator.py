@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.internal_errors import internal_error
+from engine.evaluation.attribute_reads import AttributeReads, ResourceKey
+from engine.inputs.source_map import AttributePath
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
 from engine.relations.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
@@ -21,6 +23,7 @@ from engine.rules.legacy_iac import legacy_input_type
 from engine.rules.metadata import MULTIPLE, RuleMetadata, accepts_input_type, metadata_from_statics
 from engine.rules.rule_set import RELATIONS_ENTRYPOINT, CompiledRuleSet, RuleSpec
 from engine.wasm import values
+from engine.wasm.binary import WasmFormatError
 from engine.wasm.host import EvalError, Limits, OutputLimitExceeded, PolicyInstance
 from engine.wasm.judgement_reader import JudgementReader
 
@@ -112,6 +115,8 @@ class RuleEvaluator:
         self._references: tuple[object, dict[int, dict[str, Any]]] = (None, {})
         """The resident objects' references, shared by the rules run on one input."""
         self._instance = self._new_instance()
+        self._attribute_reads: AttributeReads | None = None
+        self._attribute_reads_failed = False
         if statics is not None and len(statics) != len(rule_set.rules):
             raise ValueError("statics must give one entry per rule")
         self.statics = [
@@ -137,6 +142,8 @@ class RuleEvaluator:
         """Free the Wasm instance (its store and memory) now rather than when
         the collector finds it; the evaluator cannot be used after."""
         self._instance.close()
+        if self._attribute_reads is not None:
+            self._attribute_reads.close()
 
     @property
     def abi_version(self) -> str:
@@ -216,6 +223,22 @@ class RuleEvaluator:
             self.api.note_requested(statics.resource_type)
         run.resource_types = sorted(self.api.requested)
         return run
+
+    def read_attributes(
+        self, index: int, wanted: set[ResourceKey]
+    ) -> dict[ResourceKey, list[AttributePath]]:
+        """The attribute paths rule ``index`` reads of the ``wanted`` resources of
+        the loaded State, by a second, traced evaluation
+        (:mod:`engine.evaluation.attribute_reads`); empty when it cannot be made."""
+        if self._attribute_reads is None:
+            if self._attribute_reads_failed:
+                return {}
+            try:
+                self._attribute_reads = AttributeReads(self.rule_set, self.limits, self.api)
+            except WasmFormatError:
+                self._attribute_reads_failed = True
+                return {}
+        return self._attribute_reads.reads(index, self.statics[index].single, wanted)
 
     def _judgements(self, index: int, kind: str) -> tuple[JudgementReader, int | None]:
         """Evaluate a judgement entrypoint: a reader of its result, and the

@@ -339,6 +339,16 @@ class SnykApi:
             }
         return self._resident
 
+    def resource_arrays(self) -> list[tuple[int, list[dict[str, Any]]]]:
+        """Every resident array of resource objects with the objects it holds:
+        each type's, then each supertype's (a copy of its types' objects)."""
+        arrays = [(addr, self._objects[rtype]) for rtype, addr in self._by_type.items()]
+        arrays += [
+            (addr, [o for t in self._groups[name] for o in self._objects[t]])
+            for name, addr in self._by_group.items()
+        ]
+        return arrays
+
     def begin_rule(self) -> None:
         """Start recording the resource types a new rule asks for."""
         self.requested = set()

@@ -35,6 +35,8 @@ class AttributeRef:
 
     path: tuple[Any, ...]
     location: Any = None
+    inferred: bool = False
+    """Read by the rule, not named by it (:mod:`engine.results.inferred_attributes`)."""
 
 
 @dataclass
@@ -258,7 +260,7 @@ class _Builder:
 
     def add_resource(self, key: ResourceKey, attributes: Any = None) -> None:
         paths = self.resources.setdefault(key, None)
-        if isinstance(attributes, list):
+        if isinstance(attributes, list | values.Set):  # a set of paths, as snyk reads one
             for path in attributes:
                 if isinstance(path, list):
                     if paths is None:
@@ -589,7 +591,7 @@ def locate_results(rule_results: list[RuleResults], index: ResourceIndex) -> Non
                 key = (resource.namespace, resource.type, resource.id)
                 resource.location = index.location(key)
                 resource.attributes = [
-                    AttributeRef(a.path, attribute_location(index, key, a.path))
+                    AttributeRef(a.path, attribute_location(index, key, a.path), a.inferred)
                     for a in resource.attributes
                 ]
 

@@ -15,6 +15,7 @@ from engine.evaluation.evaluator import RuleEvaluator, RuleRun
 from engine.inputs.discovery import ScanInput
 from engine.inputs.state import State
 from engine.results.building import ResourceIndex, RuleResults, build_rule_results
+from engine.results.inferred_attributes import add_inferred, without_attributes
 from engine.results.legacy_iac import build_legacy_rule_results
 from engine.results.report import InputReport, ScanReport
 from engine.rules.metadata import RuleMetadata
@@ -56,10 +57,27 @@ def scan_one(
                 except Exception as exc:  # an engine bug must not lose the other rules
                     run.errors.append(internal_error(exc))
                     built = build(run, scan_input.state, resources)
+                if not run.rule.legacy and not run.errors:
+                    try:
+                        _infer_attributes(evaluator, index, built, resources)
+                    except Exception as exc:  # an engine bug must not lose the other rules
+                        for one in built:
+                            one.errors.append(internal_error(exc))
                 rule_results.extend(built)
             tick()
     rule_results.sort(key=lambda r: r.package)
     return InputReport(scan_input, rule_results)
+
+
+def _infer_attributes(
+    evaluator: RuleEvaluator, index: int, built: list[RuleResults], resources: ResourceIndex
+) -> None:
+    """Give the resources of ``built`` that show no attribute path those rule
+    ``index`` read of them (a second, traced evaluation, only when some lack them)."""
+    for rule_results in built:
+        wanted = without_attributes(rule_results)
+        if wanted:
+            add_inferred(rule_results, evaluator.read_attributes(index, wanted), resources)
 
 
 def _build(run: RuleRun, state: State, resources: ResourceIndex) -> list[RuleResults]:

@@ -44,6 +44,7 @@ from typing import NamedTuple
 
 from engine.core import cancellation
 from engine.core.collector import collector_paused
+from engine.evaluation.attribute_reads import traced_policy
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import PreparedRules
 from engine.inputs.discovery import ScanInput
@@ -51,6 +52,7 @@ from engine.results.building import ResourceIndex, RuleResults, locate_results
 from engine.results.report import InputReport, ScanReport
 from engine.rules.rule_set import CompiledRuleSet
 from engine.scanning.input_scan import Selected, scan_one
+from engine.wasm.binary import WasmFormatError
 from engine.wasm.host import Limits, load_module
 
 
@@ -217,6 +219,8 @@ def scan_in_workers(
     payload = rules_payload(prepared, selected, limits)
     assert prepared.rule_set.policy is not None
     load_module(prepared.rule_set.policy)  # native code into the cache once, for every worker
+    with contextlib.suppress(WasmFormatError):  # and of its copy inferring attribute paths
+        load_module(traced_policy(prepared.rule_set.policy))
     per_input = len(selected.rules)
     total = len(inputs) * per_input
     outcomes: dict[int, Outcome] = {}

@@ -65,6 +65,7 @@ from engine.wasm.memory import (
     number_ref_block,
     string_block,
 )
+from engine.wasm.read_tracing import TRACE_BUILTIN_ID
 
 TICK_SECONDS = 0.01
 """How often the epoch advances; the resolution of the time bound."""
@@ -445,10 +446,16 @@ class PolicyInstance:
         limits: Limits | None = None,
         custom: Mapping[str, CustomHandler] | None = None,
         print_hook: Callable[[str], None] | None = None,
+        read_hook: Callable[[int, int], int] | None = None,
     ) -> None:
+        """``read_hook(node, key)`` answers the value reads an instrumented module
+        reports (:mod:`engine.wasm.read_tracing`); it returns 0."""
         self.policy = policy
         self.limits = limits or Limits()
         self._custom = dict(custom or {})
+        self._builtins: dict[int, tuple[str, Callable[..., int]]] = {}
+        if read_hook is not None:  # the runtime reads values from instantiation on
+            self._builtins[TRACE_BUILTIN_ID] = ("(value read)", read_hook)
         self._print = print_hook or (lambda line: print(line, file=sys.stderr))
 
         module = load_module(policy)
@@ -524,9 +531,9 @@ class PolicyInstance:
         builtin_ids: dict[str, int] = values.parse(self.json_dump(self._call("builtins")))
         self.imported_builtins = frozenset(builtin_ids)
         """Names of the builtins this module calls on the host."""
-        self._builtins: dict[int, tuple[str, Callable[..., int]]] = {
-            bid: (name, self._resolve_builtin(name)) for name, bid in builtin_ids.items()
-        }
+        self._builtins.update(
+            (bid, (name, self._resolve_builtin(name))) for name, bid in builtin_ids.items()
+        )
         self.data_addr = self.parse_json(policy.data)
         self._data_heap = self._call("opa_heap_ptr_get")
         self.input_addr = 0
@@ -640,6 +647,14 @@ class PolicyInstance:
     def value_dump(self, addr: int) -> bytes:
         """Rego text of the value at ``addr`` (sets kept)."""
         return self.read_cstring(self._call("opa_value_dump", addr), "a value's text")
+
+    def set_global(self, name: str, value: int) -> None:
+        """Set the module's exported i32 global ``name``."""
+        found = self.instance.exports(self.store).get(name)
+        if not isinstance(found, wasmtime.Global):
+            raise EvalError(f"policy module {self.policy.name} exports no global {name}")
+        signed = value - (1 << 32) if value >= 1 << 31 else value  # i32 holds it signed
+        found.set_value(self.store, wasmtime.Val.i32(signed))
 
     def reader(self) -> ValueReader:
         """A reader of values in memory, valid until the next call that may allocate."""

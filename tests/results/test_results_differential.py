@@ -222,7 +222,7 @@ def _result(group: list[dict[str, Any]]) -> dict[str, Any]:
                 "namespace": key[0],
                 "location": None,
                 "attributes": [
-                    {"path": p, "location": None}
+                    {"path": p, "location": None, "inferred": False}
                     for p in sorted(paths, key=lambda p: values.dumps(list(p)))
                 ],
             }

@@ -165,8 +165,10 @@ def result_places(result: Result) -> ResultPlaces:
     """Every location the result's resources carry, the primary one first.
 
     The primary place is the first located attribute path (those of the
-    result's own resource first), else the result's resource, else the first
-    located resource. Each resource appears once among the rest: by its
+    result's own resource first; paths the rule read but did not name count
+    only when it named none, and a path located at its resource's own place,
+    one the resource lacks, does not count), else the result's resource, else
+    the first located resource. Each resource appears once among the rest: by its
     located attribute paths when it has any, else by its own location; places
     equal to the primary point are left out.
     """
@@ -175,11 +177,17 @@ def result_places(result: Result) -> ResultPlaces:
     ordered = primary_resources + [r for r in result.resources if r not in primary_resources]
     attributes: list[Place] = []
     shown: list[Place] = []
+    # Paths the rule read count only when it named none.
+    named = any(not a.inferred for r in result.resources for a in r.attributes)
     for resource in ordered:
+        # A path located at its resource itself (one the resource lacks) places nothing.
+        itself = set(_points(resource.location))
         own = [
             Place(point, resource.id, resource.type, tuple(attribute.path))
             for attribute in resource.attributes
+            if not (named and attribute.inferred)
             for point in _points(attribute.location)
+            if point not in itself
         ]
         attributes += own
         shown += own or [Place(p, resource.id, resource.type) for p in _points(resource.location)]

@@ -1,0 +1,337 @@
+"""A Wasm module's binary form: its sections, function names and code bodies,
+read and written back, and the instructions of a function body.
+
+Only what the engine's own rewriting needs (:mod:`engine.wasm.read_tracing`):
+sections are kept as bytes, the code section is split into bodies, and the
+instruction reader knows the opcodes of Wasm 1.0 (MVP) plus the saturating
+and bulk-memory prefixes, which is what OPA's compiler and its C runtime
+emit. Anything else is a :class:`WasmFormatError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+MAGIC = b"\x00asm\x01\x00\x00\x00"
+CUSTOM, IMPORT, GLOBAL, EXPORT, CODE = 0, 2, 6, 7, 10
+_SECTION_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 10, 11)
+"""Where each non-custom section goes (the data count section, 12, before code)."""
+
+
+class WasmFormatError(Exception):
+    """The bytes are not a Wasm module this reader understands."""
+
+
+def read_uleb(data: bytes, pos: int) -> tuple[int, int]:
+    """An unsigned LEB128 number at ``pos``: (value, position after it)."""
+    result = shift = 0
+    while True:
+        if pos >= len(data):
+            raise WasmFormatError("a LEB128 number runs past the end")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return result, pos
+
+
+def _skip_sleb(data: bytes, pos: int) -> int:
+    while True:
+        if pos >= len(data):
+            raise WasmFormatError("a LEB128 number runs past the end")
+        byte = data[pos]
+        pos += 1
+        if not byte & 0x80:
+            return pos
+
+
+def read_sleb(data: bytes, pos: int) -> tuple[int, int]:
+    """A signed LEB128 number at ``pos``: (value, position after it)."""
+    result = shift = 0
+    while True:
+        if pos >= len(data):
+            raise WasmFormatError("a LEB128 number runs past the end")
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            if byte & 0x40:
+                result -= 1 << shift
+            return result, pos
+
+
+def uleb(value: int) -> bytes:
+    """``value`` (>= 0) as unsigned LEB128."""
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def sleb(value: int) -> bytes:
+    """``value`` as signed LEB128."""
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if (value == 0 and not byte & 0x40) or (value == -1 and byte & 0x40):
+            out.append(byte)
+            return bytes(out)
+        out.append(byte | 0x80)
+
+
+def _name(data: bytes, pos: int) -> tuple[str, int]:
+    length, pos = read_uleb(data, pos)
+    return data[pos : pos + length].decode("utf-8", "replace"), pos + length
+
+
+@dataclass
+class Section:
+    """One section: its id and its payload (the bytes after the size)."""
+
+    id: int
+    payload: bytes
+
+    @property
+    def custom_name(self) -> str | None:
+        """A custom section's name (None for the others)."""
+        return _name(self.payload, 0)[0] if self.id == CUSTOM else None
+
+
+def sections(wasm: bytes) -> list[Section]:
+    """The sections of ``wasm``, in order."""
+    if not wasm.startswith(MAGIC):
+        raise WasmFormatError("not a Wasm 1.0 module")
+    out: list[Section] = []
+    pos = len(MAGIC)
+    while pos < len(wasm):
+        sid = wasm[pos]
+        size, pos = read_uleb(wasm, pos + 1)
+        if pos + size > len(wasm):
+            raise WasmFormatError(f"section {sid} runs past the end of the module")
+        out.append(Section(sid, wasm[pos : pos + size]))
+        pos += size
+    return out
+
+
+def encode(module: list[Section]) -> bytes:
+    """The module made of ``module``'s sections."""
+    parts = [MAGIC]
+    for section in module:
+        parts += [bytes([section.id]), uleb(len(section.payload)), section.payload]
+    return b"".join(parts)
+
+
+def imported_functions(module: list[Section]) -> list[tuple[str, str]]:
+    """(module, name) of every imported function, in function-index order."""
+    return _imports(module)[0]
+
+
+def _imports(module: list[Section]) -> tuple[list[tuple[str, str]], int]:
+    """Imported functions (module, name) and the number of imported globals."""
+    out: list[tuple[str, str]] = []
+    globals_ = 0
+    for section in module:
+        if section.id != IMPORT:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            mod, pos = _name(data, pos)
+            name, pos = _name(data, pos)
+            kind = data[pos]
+            pos += 1
+            if kind == 0:  # function: type index
+                _, pos = read_uleb(data, pos)
+                out.append((mod, name))
+            elif kind == 1:  # table: reftype, limits
+                pos = _skip_limits(data, pos + 1)
+            elif kind == 2:  # memory: limits
+                pos = _skip_limits(data, pos)
+            elif kind == 3:  # global: valtype, mutability
+                pos += 2
+                globals_ += 1
+            else:
+                raise WasmFormatError(f"unknown import kind {kind}")
+    return out, globals_
+
+
+def _section(module: list[Section], sid: int) -> Section:
+    """The section ``sid`` of ``module``, added empty where it belongs when missing."""
+    for section in module:
+        if section.id == sid:
+            return section
+    made = Section(sid, uleb(0))
+    rank = _SECTION_ORDER.index(sid)
+    at = len(module)
+    for i, section in enumerate(module):
+        if section.id != CUSTOM and _SECTION_ORDER.index(section.id) > rank:
+            at = i
+            break
+    module.insert(at, made)
+    return made
+
+
+def _append_entries(section: Section, entries: list[bytes]) -> int:
+    """Append ``entries`` to a vector section; returns the count before them."""
+    count, pos = read_uleb(section.payload, 0)
+    section.payload = uleb(count + len(entries)) + section.payload[pos:] + b"".join(entries)
+    return count
+
+
+def add_exported_global(module: list[Section], name: str) -> int:
+    """Add a mutable i32 global, initially 0, exported as ``name``; returns its index."""
+    _, imported = _imports(module)
+    index = imported + _append_entries(
+        _section(module, GLOBAL), [bytes([0x7F, 0x01, I32_CONST, 0x00, END])]
+    )
+    encoded = name.encode()
+    export = uleb(len(encoded)) + encoded + b"\x03" + uleb(index)  # kind 3: a global
+    _append_entries(_section(module, EXPORT), [export])
+    return index
+
+
+def _skip_limits(data: bytes, pos: int) -> int:
+    flags = data[pos]
+    _, pos = read_uleb(data, pos + 1)
+    if flags & 1:
+        _, pos = read_uleb(data, pos)
+    return pos
+
+
+def function_names(module: list[Section]) -> dict[int, str]:
+    """Function index → name, from the ``name`` custom section (empty without one)."""
+    for section in module:
+        if section.custom_name != "name":
+            continue
+        data = section.payload
+        _, pos = _name(data, 0)
+        while pos < len(data):
+            sub = data[pos]
+            size, pos = read_uleb(data, pos + 1)
+            if sub == 1:
+                names: dict[int, str] = {}
+                count, at = read_uleb(data, pos)
+                for _ in range(count):
+                    index, at = read_uleb(data, at)
+                    names[index], at = _name(data, at)
+                return names
+            pos += size
+    return {}
+
+
+@dataclass
+class Body:
+    """One function body: its local declarations (raw) and its instructions
+    (the expression, ``end`` included)."""
+
+    locals: bytes
+    code: bytes
+
+
+def code_bodies(section: Section) -> list[Body]:
+    """The function bodies of the code section."""
+    data = section.payload
+    count, pos = read_uleb(data, 0)
+    out: list[Body] = []
+    for _ in range(count):
+        size, pos = read_uleb(data, pos)
+        end = pos + size
+        groups, at = read_uleb(data, pos)
+        for _ in range(groups):
+            _, at = read_uleb(data, at)
+            at += 1  # value type
+        out.append(Body(data[pos:at], data[at:end]))
+        pos = end
+    return out
+
+
+def code_section(bodies: list[Body]) -> Section:
+    """A code section holding ``bodies``."""
+    parts = [uleb(len(bodies))]
+    for body in bodies:
+        parts += [uleb(len(body.locals) + len(body.code)), body.locals, body.code]
+    return Section(CODE, b"".join(parts))
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One instruction of a body: opcode, where it starts and ends, and its
+    first immediate (a local, label, function index or constant; 0 when none)."""
+
+    op: int
+    start: int
+    end: int
+    arg: int = 0
+
+
+BLOCK, LOOP, IF, ELSE, END, BR, BR_IF = 0x02, 0x03, 0x04, 0x05, 0x0B, 0x0C, 0x0D
+CALL, LOCAL_GET, LOCAL_SET, GLOBAL_GET = 0x10, 0x20, 0x21, 0x23
+I32_CONST, I32_EQZ, I32_NE = 0x41, 0x45, 0x47
+
+_NO_IMMEDIATE = frozenset([0x00, 0x01, 0x05, 0x0B, 0x0F, 0x1A, 0x1B, *range(0x45, 0xC5)])
+_ONE_ULEB = frozenset([0x0C, 0x0D, 0x10, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26])
+_MEMARG = frozenset(range(0x28, 0x3F))
+
+
+def instructions(code: bytes) -> Iterator[Instruction]:
+    """The instructions of a body's expression, in order."""
+    pos, size = 0, len(code)
+    while pos < size:
+        start, op = pos, code[pos]
+        pos += 1
+        arg = 0
+        if op in _NO_IMMEDIATE:
+            pass
+        elif op in (BLOCK, LOOP, IF):
+            if code[pos] == 0x40 or code[pos] >= 0x6F:
+                pos += 1
+            else:
+                _, pos = read_sleb(code, pos)
+        elif op in _ONE_ULEB:
+            arg, pos = read_uleb(code, pos)
+        elif op == I32_CONST:
+            arg, pos = read_sleb(code, pos)
+        elif op == 0x42:
+            pos = _skip_sleb(code, pos)
+        elif op == 0x43:
+            pos += 4
+        elif op == 0x44:
+            pos += 8
+        elif op in _MEMARG:
+            _, pos = read_uleb(code, pos)
+            _, pos = read_uleb(code, pos)
+        elif op in (0x3F, 0x40):
+            pos += 1
+        elif op == 0x0E:  # br_table
+            count, pos = read_uleb(code, pos)
+            for _ in range(count + 1):
+                _, pos = read_uleb(code, pos)
+        elif op == 0x11:  # call_indirect
+            _, pos = read_uleb(code, pos)
+            _, pos = read_uleb(code, pos)
+        elif op == 0x1C:  # select with types
+            count, pos = read_uleb(code, pos)
+            pos += count
+        elif op == 0xFC:
+            sub, pos = read_uleb(code, pos)
+            if sub <= 7:
+                pass
+            elif sub in (8, 10, 12, 14):
+                _, pos = read_uleb(code, pos)
+                _, pos = read_uleb(code, pos)
+            elif sub in (9, 11, 13, 15, 16, 17):
+                _, pos = read_uleb(code, pos)
+            else:
+                raise WasmFormatError(f"unknown instruction 0xfc {sub}")
+        else:
+            raise WasmFormatError(f"unknown instruction 0x{op:02x} at {start}")
+        yield Instruction(op, start, pos, arg)

@@ -1,0 +1,200 @@
+"""Attribute paths inferred from what a rule read, for resources it named none of:
+our own rules over our own Terraform, through the whole scan."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from oracle import needs_opa
+from scan_fixtures import write
+
+from engine.core.paths import display_path
+from engine.evaluation.evaluator import RuleEvaluator
+from engine.scanning.scanner import scan
+
+pytestmark = needs_opa
+
+MAIN_TF = """\
+resource "aws_s3_bucket" "named" {
+  bucket = "my-bucket"
+}
+
+resource "aws_s3_bucket" "prefixed" {
+  bucket_prefix = "logs-"
+
+  versioning {
+    enabled = true
+  }
+}
+"""
+
+# Multi-resource: a read of an attribute the resource lacks counts; the
+# function stops at its first successful body (topdown's early exit); `id`
+# is a reference field, never reported.
+MULTI = """package rules.multi_reads
+import rego.v1
+import data.snyk
+
+buckets := snyk.resources("aws_s3_bucket")
+
+named(b) if contains(b.bucket, "bucket")
+
+named(b) if startswith(b.bucket_prefix, "logs")
+
+deny contains {"resource": b, "message": "named"} if {
+	some b in buckets
+	named(b)
+	b.id != ""
+}
+
+resources contains {"resource": b} if some b in buckets
+"""
+
+# Single-resource: only attributes the resource has count.
+SINGLE = """package rules.single_reads
+import rego.v1
+
+resource_type := "aws_s3_bucket"
+
+deny contains {"message": "versioned"} if input.versioning[0].enabled == true
+
+deny contains {"message": "never"} if input.nothing_here == 1
+"""
+
+# Named attributes (a set of paths) are kept as named; a resource the rule
+# names none for shows what was read of it.
+EXPLICIT = """package rules.explicit_reads
+import rego.v1
+
+resource_type := "aws_s3_bucket"
+
+deny contains {"message": "named", "attributes": {["versioning"]}} if input.bucket
+"""
+
+
+@pytest.fixture(scope="module")
+def attributes(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Any]:
+    root = tmp_path_factory.mktemp("inferred")
+    main = write(root / "main.tf", MAIN_TF)
+    for name, text in (("multi", MULTI), ("single", SINGLE), ("explicit", EXPLICIT)):
+        write(root / "rules" / f"{name}.rego", text)
+    report = scan([main], [root / "rules"])
+    assert report.errors == []
+    document = json.loads(report.to_json())
+    where = display_path(main)
+    found: dict[tuple[str, str], Any] = {}
+    for rule in document["results"][0]["rule_results"]:
+        for result in rule["results"]:
+            for resource in result["resources"]:
+                found[rule["package"].split(".")[2], resource["id"]] = [
+                    (a["path"], (a["location"]["line"], a["location"]["column"]))
+                    for a in resource["attributes"]
+                    if a["location"]["filepath"] == where
+                ]
+    return found
+
+
+def test_a_multi_resource_rule_shows_what_it_read_missing_attributes_included(
+    attributes: dict[tuple[str, str], Any],
+) -> None:
+    assert attributes["multi_reads", "aws_s3_bucket.named"] == [(["bucket"], (2, 3))]
+    # `bucket` is absent: located at the resource, as snyk locates it
+    assert attributes["multi_reads", "aws_s3_bucket.prefixed"] == [
+        (["bucket"], (5, 1)),
+        (["bucket_prefix"], (6, 3)),
+    ]
+
+
+def test_a_single_resource_rule_shows_only_attributes_the_resource_has(
+    attributes: dict[tuple[str, str], Any],
+) -> None:
+    assert attributes["single_reads", "aws_s3_bucket.named"] == []
+    assert attributes["single_reads", "aws_s3_bucket.prefixed"] == [
+        (["versioning", 0, "enabled"], (9, 5))
+    ]
+
+
+def test_named_attributes_are_kept_and_others_inferred(
+    attributes: dict[tuple[str, str], Any],
+) -> None:
+    # a set of paths, as named (the bucket lacks it: located at the resource)
+    assert attributes["explicit_reads", "aws_s3_bucket.named"] == [(["versioning"], (1, 1))]
+    assert attributes["explicit_reads", "aws_s3_bucket.prefixed"] == []
+
+
+def test_a_rule_set_without_reads_has_no_attributes(tmp_path: Path) -> None:
+    main = write(tmp_path / "main.tf", MAIN_TF)
+    write(
+        tmp_path / "rules" / "r.rego",
+        'package rules.blind\nimport rego.v1\nresource_type := "aws_s3_bucket"\n'
+        'deny contains "always" if true\n',
+    )
+    document = json.loads(scan([main], [tmp_path / "rules"]).to_json())
+    (rule,) = document["results"][0]["rule_results"]
+    assert [r["resources"][0]["attributes"] for r in rule["results"]] == [[], []]
+
+
+def test_resources_asked_for_by_a_supertype_show_what_was_read(tmp_path: Path) -> None:
+    """``snyk.resources("aws_lb")`` hands out its own copy of the aws_alb objects."""
+    main = write(tmp_path / "main.tf", 'resource "aws_alb" "x" {\n  internal = false\n}\n')
+    write(
+        tmp_path / "rules" / "lb.rego",
+        "package rules.lb_reads\nimport rego.v1\nimport data.snyk\n"
+        'deny contains {"resource": lb, "message": "public"} if {\n'
+        '\tsome lb in snyk.resources("aws_lb")\n\tlb.internal == false\n}\n',
+    )
+    document = json.loads(scan([main], [tmp_path / "rules"]).to_json())
+    (rule,) = document["results"][0]["rule_results"]
+    (result,) = rule["results"]
+    (resource,) = result["resources"]
+    assert [(a["path"], a["location"]["line"]) for a in resource["attributes"]] == [
+        (["internal"], 2)
+    ]
+
+
+def test_each_input_of_a_scan_shows_its_own_reads(tmp_path: Path) -> None:
+    first = write(tmp_path / "a" / "main.tf", 'resource "aws_s3_bucket" "x" {\n  bucket = "x"\n}\n')
+    second = write(
+        tmp_path / "b" / "main.tf",
+        '\n\nresource "aws_s3_bucket" "x" {\n  bucket_prefix = "logs"\n}\n',
+    )
+    write(tmp_path / "rules" / "multi.rego", MULTI)
+    document = json.loads(scan([first.parent, second.parent], [tmp_path / "rules"]).to_json())
+    found = {}
+    for entry in document["results"]:
+        (rule,) = entry["rule_results"]
+        (result,) = rule["results"]
+        (resource,) = result["resources"]
+        found[Path(entry["input"]["meta"]["filepath"]).name] = [
+            (a["path"], a["location"]["line"]) for a in resource["attributes"]
+        ]
+    assert found == {
+        "a": [(["bucket"], 2), (["bucket_prefix"], 1)],
+        "b": [(["bucket"], 3), (["bucket_prefix"], 4)],
+    }
+
+
+def test_a_failure_inferring_attributes_is_the_rules_error_and_spares_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main = write(tmp_path / "main.tf", MAIN_TF)
+    write(tmp_path / "rules" / "multi.rego", MULTI)
+    write(tmp_path / "rules" / "explicit.rego", EXPLICIT)
+    calls: list[int] = []
+
+    def broken(self: RuleEvaluator, index: int, wanted: set[Any]) -> dict[Any, Any]:
+        calls.append(index)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        return {}
+
+    monkeypatch.setattr(RuleEvaluator, "read_attributes", broken)
+    document = json.loads(scan([main], [tmp_path / "rules"]).to_json())
+    rules = document["results"][0]["rule_results"]
+    assert len(calls) == 2
+    failed = [r for r in rules if r["errors"]]
+    assert len(failed) == 1 and "RuntimeError: boom" in failed[0]["errors"][0]
+    assert all(r["results"] for r in rules)
