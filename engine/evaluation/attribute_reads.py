@@ -101,6 +101,10 @@ def traced_policy(policy: CompiledPolicy) -> CompiledPolicy:
     )
 
 
+class AttributeReadError(Exception):
+    """The traced evaluation failed (a limit, an evaluation error); the message says why."""
+
+
 class AttributeReads:
     """The traced instance of one rule set, and the reads of its last evaluation."""
 
@@ -156,7 +160,7 @@ class AttributeReads:
     ) -> dict[ResourceKey, list[AttributePath]]:
         """The attribute paths rule ``rule_index`` reads of each resource in
         ``wanted`` (only those it read anything of, masked fields included, are
-        keys). Empty when the traced evaluation fails."""
+        keys). :class:`AttributeReadError` when the traced evaluation fails."""
         if not wanted or self._main.state is None:
             return {}
         self._wanted = set(wanted)
@@ -167,9 +171,9 @@ class AttributeReads:
             self._api.begin_rule()
             kind = "single" if single else "multi"
             self._api.handover.evaluate(instance, self._rule_set.entrypoint(rule_index, kind))
-        except EvalError:
+        except EvalError as exc:
             self.close()  # a failed evaluation may leave the instance unusable
-            return {}
+            raise AttributeReadError(str(exc)) from exc
         finally:
             self._wanted = set()
         found: dict[ResourceKey, set[AttributePath]] = {}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.internal_errors import internal_error
-from engine.evaluation.attribute_reads import AttributeReads, ResourceKey
+from engine.evaluation.attribute_reads import AttributeReadError, AttributeReads, ResourceKey
 from engine.inputs.source_map import AttributePath
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
@@ -116,7 +116,8 @@ class RuleEvaluator:
         """The resident objects' references, shared by the rules run on one input."""
         self._instance = self._new_instance()
         self._attribute_reads: AttributeReads | None = None
-        self._attribute_reads_failed = False
+        self._attribute_reads_failed = ""
+        """Why the traced copy could not be made, once it could not."""
         if statics is not None and len(statics) != len(rule_set.rules):
             raise ValueError("statics must give one entry per rule")
         self.statics = [
@@ -229,15 +230,16 @@ class RuleEvaluator:
     ) -> dict[ResourceKey, list[AttributePath]]:
         """The attribute paths rule ``index`` reads of the ``wanted`` resources of
         the loaded State, by a second, traced evaluation
-        (:mod:`engine.evaluation.attribute_reads`); empty when it cannot be made."""
+        (:mod:`engine.evaluation.attribute_reads`); :class:`AttributeReadError`
+        when it cannot be made."""
         if self._attribute_reads is None:
             if self._attribute_reads_failed:
-                return {}
+                raise AttributeReadError(self._attribute_reads_failed)
             try:
                 self._attribute_reads = AttributeReads(self.rule_set, self.limits, self.api)
-            except WasmFormatError:
-                self._attribute_reads_failed = True
-                return {}
+            except WasmFormatError as exc:
+                self._attribute_reads_failed = f"the traced copy of the rules: {exc}"
+                raise AttributeReadError(self._attribute_reads_failed) from exc
         return self._attribute_reads.reads(index, self.statics[index].single, wanted)
 
     def _judgements(self, index: int, kind: str) -> tuple[JudgementReader, int | None]:

@@ -79,6 +79,8 @@ class RuleResults:
     resource_types: list[str]
     errors: list[str]
     results: list[Result]
+    warnings: list[str] = field(default_factory=list)
+    """Problems that left the results whole (the scan's warnings gather them)."""
 
 
 _UNKNOWN = object()

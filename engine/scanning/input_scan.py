@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from engine.core import cancellation
 from engine.core.internal_errors import internal_error
+from engine.evaluation.attribute_reads import AttributeReadError
 from engine.evaluation.evaluator import RuleEvaluator, RuleRun
 from engine.inputs.discovery import ScanInput
 from engine.inputs.state import State
@@ -59,7 +60,7 @@ def scan_one(
                     built = build(run, scan_input.state, resources)
                 if not run.rule.legacy and not run.errors:
                     try:
-                        _infer_attributes(evaluator, index, built, resources)
+                        _infer_attributes(evaluator, index, built, resources, scan_input.name)
                     except Exception as exc:  # an engine bug must not lose the other rules
                         for one in built:
                             one.errors.append(internal_error(exc))
@@ -70,14 +71,27 @@ def scan_one(
 
 
 def _infer_attributes(
-    evaluator: RuleEvaluator, index: int, built: list[RuleResults], resources: ResourceIndex
+    evaluator: RuleEvaluator,
+    index: int,
+    built: list[RuleResults],
+    resources: ResourceIndex,
+    input_name: str,
 ) -> None:
     """Give the resources of ``built`` that show no attribute path those rule
-    ``index`` read of them (a second, traced evaluation, only when some lack them)."""
+    ``index`` read of them (a second, traced evaluation, only when some lack them);
+    a traced evaluation that fails leaves the results as they are, with a warning."""
     for rule_results in built:
         wanted = without_attributes(rule_results)
-        if wanted:
-            add_inferred(rule_results, evaluator.read_attributes(index, wanted), resources)
+        if not wanted:
+            continue
+        try:
+            reads = evaluator.read_attributes(index, wanted)
+        except AttributeReadError as exc:
+            rule_results.warnings.append(
+                f"{input_name}: {rule_results.package}: attribute paths not inferred: {exc}"
+            )
+            continue
+        add_inferred(rule_results, reads, resources)
 
 
 def _build(run: RuleRun, state: State, resources: ResourceIndex) -> list[RuleResults]:

@@ -177,6 +177,12 @@ def scan(
         if evaluator is not None:
             evaluator.close()  # its Wasm memory may be GiBs: free it before returning
     thaw()
+    report.warnings += [
+        warning
+        for input_report in report.inputs
+        for rule_results in input_report.rule_results
+        for warning in rule_results.warnings
+    ]
     if options.ignores is not None:
         apply_ignores(report, options.ignores, options.today or utc_today(), known)
     if options.inline_suppressions:

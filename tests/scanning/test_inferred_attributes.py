@@ -198,3 +198,26 @@ def test_a_failure_inferring_attributes_is_the_rules_error_and_spares_the_others
     failed = [r for r in rules if r["errors"]]
     assert len(failed) == 1 and "RuntimeError: boom" in failed[0]["errors"][0]
     assert all(r["results"] for r in rules)
+
+
+def test_a_traced_evaluation_that_fails_leaves_the_results_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.evaluation import attribute_reads
+    from engine.wasm.host import EvalError
+
+    def fails(self: attribute_reads.AttributeReads) -> None:
+        raise EvalError("evaluation exceeded the time limit")
+
+    monkeypatch.setattr(attribute_reads.AttributeReads, "_ready", fails)
+    main = write(tmp_path / "main.tf", MAIN_TF)
+    write(tmp_path / "rules" / "multi.rego", MULTI)
+    report = scan([main], [tmp_path / "rules"])
+    assert not report.has_errors
+    assert report.warnings == [
+        f"{display_path(main.parent)}: data.rules.multi_reads: attribute paths not inferred: "
+        "evaluation exceeded the time limit"
+    ]
+    results = [r for i in report.inputs for rr in i.rule_results for r in rr.results]
+    assert len(results) == 2
+    assert all(resource.attributes == [] for r in results for resource in r.resources)
