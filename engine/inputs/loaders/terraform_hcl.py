@@ -27,11 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import hcl2
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.core.confined_files import OutsideRootError, is_inside, read_confined
+from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.evaluation_budget import (
     MAX_UNITS,
@@ -193,7 +193,7 @@ def _read_text(path: Path, display: str, root: Path | None) -> str:
 def parse_native(text: str, display: str) -> Body:
     """The top-level body of a native-syntax file."""
     try:
-        tree = hcl2.parses_to_tree(text)
+        tree = hcl_parser.parse(text)
     except UnexpectedInput as exc:
         raise _parse_error(display, exc) from None
     except Exception as exc:
@@ -226,7 +226,8 @@ def _check_tree_depth(tree: Tree, display: str) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
-            line = getattr(node.meta, "line", None)
+            found = hcl_parser.start(node)
+            line = found[0] if found else None
             where = f"{display}:{line}" if line else display
             raise LoaderError(
                 f"{where}: invalid HCL: an expression nests more than {MAX_TREE_DEPTH} "
@@ -252,20 +253,19 @@ def _native_body(node: Tree, display: str) -> Body:
         parts = _subtrees(child)
         name = identifier_name(parts[0]) or ""
         if child.data == "attribute":
+            line, column = hcl_parser.start(child) or (0, 0)
             if name in body.attributes:  # as Terraform: "Attribute redefined"
-                line = child.meta.line
                 raise LoaderError(
                     f"{display}:{line}: invalid HCL: argument {name!r} is set twice "
                     f"(first at line {body.attributes[name].line}); set it once",
                     line,
                 )
-            body.attributes[name] = Attribute(name, parts[-1], child.meta.line, child.meta.column)
+            body.attributes[name] = Attribute(name, parts[-1], line, column)
         elif child.data == "block":
             labels = tuple(_label(p) for p in parts[1:-1])
             nested = _native_body(parts[-1], display)
-            body.blocks.append(
-                Block(name, labels, nested, display, child.meta.line, child.meta.column)
-            )
+            line, column = hcl_parser.start(child) or (0, 0)
+            body.blocks.append(Block(name, labels, nested, display, line, column))
     return body
 
 
