@@ -198,8 +198,7 @@ def parse_native(text: str, display: str) -> Body:
         raise _parse_error(display, exc) from None
     except Exception as exc:
         raise _parse_error(display, exc) from None
-    _check_tree_depth(tree, display)
-    _check_escapes(tree, display)
+    _check_tree(tree, display)
     return _native_body(_subtrees(tree)[0], display)
 
 
@@ -208,23 +207,17 @@ MAX_TREE_DEPTH = 256
 the expression evaluator recurses once per level and handles about 300."""
 
 
-def _check_escapes(tree: Tree, display: str) -> None:
-    """Refuse a file with a string escape that names no character (``"\\ud800"``), as
-    Terraform does: it cannot be encoded in UTF-8, so no rule could be given it."""
-    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING_CHARS"):
-        problem = invalid_escape(str(token))
-        if problem is not None:
-            line = token.line
-            where = f"{display}:{line}" if line else display
-            raise LoaderError(f"{where}: invalid HCL: {problem}", line)
-
-
-def _check_tree_depth(tree: Tree, display: str) -> None:
+def _check_tree(tree: Tree, display: str) -> None:
     """Refuse a file whose syntax tree nests deeper than :data:`MAX_TREE_DEPTH`
-    (iteratively: the tree may be far deeper than Python's recursion limit)."""
+    (iteratively: the tree may be far deeper than Python's recursion limit), or
+    with a string escape that names no character (``"\\ud800"``), as Terraform
+    does: it cannot be encoded in UTF-8, so no rule could be given it. One walk;
+    too deep a tree is reported before the file's first bad escape."""
+    bad_escape: Token | None = None
     stack: list[tuple[Tree, int]] = [(tree, 1)]
+    push, pop = stack.append, stack.pop
     while stack:
-        node, depth = stack.pop()
+        node, depth = pop()
         if depth > MAX_TREE_DEPTH:
             found = hcl_parser.start(node)
             line = found[0] if found else None
@@ -234,7 +227,21 @@ def _check_tree_depth(tree: Tree, display: str) -> None:
                 "levels deep (the limit on nesting depth)",
                 line,
             )
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+        for child in node.children:
+            if isinstance(child, Tree):
+                push((child, depth + 1))
+            elif (
+                isinstance(child, Token)
+                and child.type == "STRING_CHARS"
+                and "\\" in child
+                and (bad_escape is None or child.start_pos < bad_escape.start_pos)  # type: ignore[operator]
+                and invalid_escape(str(child)) is not None
+            ):
+                bad_escape = child
+    if bad_escape is not None:
+        line = bad_escape.line
+        where = f"{display}:{line}" if line else display
+        raise LoaderError(f"{where}: invalid HCL: {invalid_escape(str(bad_escape))}", line)
 
 
 def _subtrees(node: Tree) -> list[Tree]:
