@@ -1,5 +1,6 @@
 """What every stage stands on: where the shipped files and the cache live and how
-paths are shown, which engine version this is, reading a file only inside the
+paths are shown, cache entries signed with a per-user key, which engine
+version this is, reading a file only inside the
 root it was found under, pausing the garbage collector around bulk work,
 one-line internal errors, bytes as Go strings, small YAML settings files read
 node by node, and cancellation by SIGINT and SIGTERM.

@@ -162,6 +162,23 @@ def test_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     assert raised.value.line == 3
 
 
+def test_the_first_bad_escape_is_reported_and_too_deep_a_tree_before_it(tmp_path: Path) -> None:
+    body = 'locals {\n  a = { b = "\\ud800" }\n  c = "ok \\n"\n  d = [["\\udfff"]]\n}\n'
+    (tmp_path / "main.tf").write_text(body)
+    with pytest.raises(LoaderError) as raised:
+        load_module(tmp_path, "infra")
+    assert raised.value.message == (
+        "infra/main.tf:2: invalid HCL: invalid escape sequence \\ud800: "
+        "cannot encode character U+D800 in UTF-8"
+    )
+    deep = "[" * 200 + "]" * 200
+    (tmp_path / "main.tf").write_text(body + f"locals {{\n  e = [\n  {deep}]\n}}\n")
+    with pytest.raises(LoaderError) as raised:
+        load_module(tmp_path, "infra")
+    assert raised.value.message.startswith("infra/main.tf:8: invalid HCL: an expression nests")
+    assert raised.value.line == 8
+
+
 def test_json_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "main.tf.json").write_text('{\n  "resource": {\n    "a": 1,\n  }\n}\n')
     with pytest.raises(LoaderError) as raised:

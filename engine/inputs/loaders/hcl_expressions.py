@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import hcl2
 from lark import Token, Tree
 
+from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.evaluation_budget import spend, units_of
 from engine.inputs.loaders.hcl_functions import (
     FUNCTIONS,
@@ -156,7 +156,7 @@ def materialize(value: Any, context: Context | None = None) -> Any:
 def parse_expression(text: str) -> Tree:
     """The parse tree of one expression written in native syntax."""
     try:
-        tree = hcl2.parses_to_tree(f"x = {text}\n")
+        tree = hcl_parser.parse(f"x = {text}\n")
     except Exception as exc:
         raise EvaluationError(f"invalid expression: {exc}") from None
     body = _children(tree)[0]

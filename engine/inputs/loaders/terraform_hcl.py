@@ -30,11 +30,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import hcl2
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.core.confined_files import OutsideRootError, is_inside, read_confined
+from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.evaluation_budget import (
     MAX_UNITS,
@@ -192,13 +192,12 @@ def _read_text(path: Path, display: str, root: Path | None) -> str:
 def parse_native(text: str, display: str) -> Body:
     """The top-level body of a native-syntax file."""
     try:
-        tree = hcl2.parses_to_tree(text)
+        tree = hcl_parser.parse(text)
     except UnexpectedInput as exc:
         raise _parse_error(display, exc) from None
     except Exception as exc:
         raise _parse_error(display, exc) from None
-    _check_tree_depth(tree, display)
-    _check_escapes(tree, display)
+    _check_tree(tree, display)
     return _native_body(_subtrees(tree)[0], display)
 
 
@@ -207,32 +206,41 @@ MAX_TREE_DEPTH = 256
 the expression evaluator recurses once per level and handles about 300."""
 
 
-def _check_escapes(tree: Tree, display: str) -> None:
-    """Refuse a file with a string escape that names no character (``"\\ud800"``), as
-    Terraform does: it cannot be encoded in UTF-8, so no rule could be given it."""
-    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING_CHARS"):
-        problem = invalid_escape(str(token))
-        if problem is not None:
-            line = token.line
-            where = f"{display}:{line}" if line else display
-            raise LoaderError(f"{where}: invalid HCL: {problem}", line)
-
-
-def _check_tree_depth(tree: Tree, display: str) -> None:
+def _check_tree(tree: Tree, display: str) -> None:
     """Refuse a file whose syntax tree nests deeper than :data:`MAX_TREE_DEPTH`
-    (iteratively: the tree may be far deeper than Python's recursion limit)."""
+    (iteratively: the tree may be far deeper than Python's recursion limit), or
+    with a string escape that names no character (``"\\ud800"``), as Terraform
+    does: it cannot be encoded in UTF-8, so no rule could be given it. One walk;
+    too deep a tree is reported before the file's first bad escape."""
+    bad_escape: Token | None = None
     stack: list[tuple[Tree, int]] = [(tree, 1)]
+    push, pop = stack.append, stack.pop
     while stack:
-        node, depth = stack.pop()
+        node, depth = pop()
         if depth > MAX_TREE_DEPTH:
-            line = getattr(node.meta, "line", None)
+            found = hcl_parser.start(node)
+            line = found[0] if found else None
             where = f"{display}:{line}" if line else display
             raise LoaderError(
                 f"{where}: invalid HCL: an expression nests more than {MAX_TREE_DEPTH} "
                 "levels deep (the limit on nesting depth)",
                 line,
             )
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+        for child in node.children:
+            if isinstance(child, Tree):
+                push((child, depth + 1))
+            elif (
+                isinstance(child, Token)
+                and child.type == "STRING_CHARS"
+                and "\\" in child
+                and (bad_escape is None or child.start_pos < bad_escape.start_pos)  # type: ignore[operator]
+                and invalid_escape(str(child)) is not None
+            ):
+                bad_escape = child
+    if bad_escape is not None:
+        line = bad_escape.line
+        where = f"{display}:{line}" if line else display
+        raise LoaderError(f"{where}: invalid HCL: {invalid_escape(str(bad_escape))}", line)
 
 
 def _subtrees(node: Tree) -> list[Tree]:
@@ -251,20 +259,19 @@ def _native_body(node: Tree, display: str) -> Body:
         parts = _subtrees(child)
         name = identifier_name(parts[0]) or ""
         if child.data == "attribute":
+            line, column = hcl_parser.start(child) or (0, 0)
             if name in body.attributes:  # as Terraform: "Attribute redefined"
-                line = child.meta.line
                 raise LoaderError(
                     f"{display}:{line}: invalid HCL: argument {name!r} is set twice "
                     f"(first at line {body.attributes[name].line}); set it once",
                     line,
                 )
-            body.attributes[name] = Attribute(name, parts[-1], child.meta.line, child.meta.column)
+            body.attributes[name] = Attribute(name, parts[-1], line, column)
         elif child.data == "block":
             labels = tuple(_label(p) for p in parts[1:-1])
             nested = _native_body(parts[-1], display)
-            body.blocks.append(
-                Block(name, labels, nested, display, child.meta.line, child.meta.column)
-            )
+            line, column = hcl_parser.start(child) or (0, 0)
+            body.blocks.append(Block(name, labels, nested, display, line, column))
     return body
 
 

@@ -1,0 +1,125 @@
+"""The HCL parser gives python-hcl2's trees without propagated positions, places
+attributes and blocks where python-hcl2 does, and keeps its tables in a signed
+cache entry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import hcl2
+import pytest
+from lark import Lark
+
+from engine.inputs.loaders import hcl_parser
+
+HERE = Path(__file__).parent
+SAMPLE = """\
+# a comment
+variable "region" {
+  default = "eu-west-1"
+}
+
+resource "aws_s3_bucket" "b" {
+  bucket = "x-${var.region}"
+  tags = {
+    Name = upper("b")
+  }
+  count = var.on ? 1 : 0
+  list  = [for s in ["a", "b"] : s if s != "a"]
+
+  dynamic "rule" {
+    for_each = local.rules
+    content {
+      x = rule.value
+        + 1
+    }
+  }
+}
+"""
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("REGO_ENGINE_CACHE", str(directory))
+    monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(tmp_path / "config" / "cache.key"))
+    hcl_parser.parser.cache_clear()
+    yield directory
+    hcl_parser.parser.cache_clear()
+
+
+def _sources() -> list[str]:
+    files = sorted((HERE.parent.parent / "examples").rglob("*.tf"))
+    files += sorted((HERE.parent / "loaders" / "tf_hcl").rglob("*.tf"))
+    return [SAMPLE] + [f.read_text(encoding="utf-8-sig") for f in files]
+
+
+def test_trees_equal_python_hcl2s_and_nodes_start_where_its_positions_say() -> None:
+    checked = 0
+    for text in _sources():
+        try:
+            reference = hcl2.parses_to_tree(text)
+        except Exception:
+            continue
+        tree = hcl_parser.parse(text)
+        assert tree == reference
+        for node in reference.iter_subtrees():
+            if not node.meta.empty:
+                assert hcl_parser.start(node) == (node.meta.line, node.meta.column)
+                checked += 1
+    assert checked > 1000
+
+
+def test_nodes_carry_no_propagated_positions(cache: Path) -> None:
+    tree = hcl_parser.parse(SAMPLE)
+    assert all(node.meta.empty for node in tree.iter_subtrees())
+    body = tree.children[0]
+    blocks = [c for c in body.children if c.data == "block"]
+    assert [hcl_parser.start(b) for b in blocks] == [(2, 1), (6, 1)]
+
+
+def test_the_tables_are_cached_signed_and_read_back(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = hcl_parser.parser()
+    entries = list((cache / "hcl-parser").iterdir())
+    assert len(entries) == 1 and entries[0].name.endswith(".signed.lark")
+    hcl_parser.parser.cache_clear()
+
+    def no_build() -> Lark:
+        raise AssertionError("the tables should come from the cache")
+
+    monkeypatch.setattr(hcl_parser, "_build", no_build)
+    loaded = hcl_parser.parser()
+    assert loaded is not built
+    assert loaded.parse(SAMPLE + "\n") == built.parse(SAMPLE + "\n")
+
+
+def test_a_changed_entry_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hcl_parser.parser()
+    (entry,) = (cache / "hcl-parser").iterdir()
+    entry.write_bytes(entry.read_bytes()[:-1] + b"\0")
+    hcl_parser.parser.cache_clear()
+    builds: list[Lark] = []
+    build = hcl_parser._build
+
+    def counted() -> Lark:
+        builds.append(build())
+        return builds[-1]
+
+    monkeypatch.setattr(hcl_parser, "_build", counted)
+    assert hcl_parser.parser() is builds[0]
+
+
+def test_without_a_trusted_key_python_hcl2s_parser_is_used(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(cache / "cache.key"))
+    import hcl2.parser
+
+    assert hcl_parser.parser() is hcl2.parser.parser()
+    assert not cache.exists()
+    body = hcl_parser.parse(SAMPLE).children[0]
+    blocks = [c for c in body.children if c.data == "block"]
+    assert [hcl_parser.start(b) for b in blocks] == [(2, 1), (6, 1)]
