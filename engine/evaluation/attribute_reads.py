@@ -192,7 +192,14 @@ class AttributeReads:
             raise AttributeReadError(str(exc)) from exc
         finally:
             self._pairs = set()
-        return {key: reduce_paths(paths) for key, paths in found.items()}
+        reduced: dict[frozenset[AttributePath], list[AttributePath]] = {}
+        out: dict[ResourceKey, list[AttributePath]] = {}
+        for key, paths in found.items():  # resources alike are read alike: reduce once
+            frozen = frozenset(paths)
+            if frozen not in reduced:
+                reduced[frozen] = reduce_paths(frozen)
+            out[key] = list(reduced[frozen])
+        return out
 
     def _take(self, pairs: bytes) -> None:
         """The read hook: keep the distinct (node, key) pairs of the buffer."""
@@ -208,6 +215,7 @@ class AttributeReads:
         """Map the nodes of the ``wanted`` resources not mapped yet; returns the
         address range holding every node of the ``wanted`` resources."""
         reader = instance.reader()
+        kind = reader.kind
         nodes = self._nodes
         spans = self._spans
         for owner in wanted:
@@ -220,13 +228,19 @@ class AttributeReads:
                     node, path, value = stack.pop()
                     nodes[node] = (owner, path, value)
                     own.append(node)
-                    kind = reader.kind(node)
-                    if kind == OBJECT and isinstance(value, dict):
-                        for name, child in reader.fields(node).items():
-                            sub = value.get(name)
-                            if isinstance(sub, dict | list):
-                                stack.append((child, (*path, name), sub))
-                    elif kind == ARRAY and isinstance(value, list):
+                    if isinstance(value, dict):
+                        if kind(node) != OBJECT or not any(
+                            isinstance(v, dict | list) for v in value.values()
+                        ):
+                            continue
+                        # Only entries holding an object or array: their keys are decoded.
+                        for key_addr, child in reader.object(node):
+                            if kind(child) in (OBJECT, ARRAY) and kind(key_addr) == STRING:
+                                name = reader.string(key_addr)
+                                sub = value.get(name)
+                                if isinstance(sub, dict | list):
+                                    stack.append((child, (*path, name), sub))
+                    elif isinstance(value, list) and kind(node) == ARRAY:
                         for i, child in enumerate(reader.array(node)):
                             if i < len(value) and isinstance(value[i], dict | list):
                                 stack.append((child, (*path, i), value[i]))
