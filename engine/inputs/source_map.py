@@ -140,15 +140,26 @@ class _JsonPositions:
         self.text = text
         self._read: dict[int, _Members] = {}
         self._newlines: list[int] | None = None
+        self._reached: dict[tuple[str | int, ...], tuple[int, int]] = {}
+        """(marker, offset) of every value a lookup has reached, by its path: a
+        lookup starts from the deepest of its prefixes found there."""
 
     def locate(self, path: Sequence[str | int]) -> tuple[int, int]:
         """(line, column) of the deepest written step of ``path``."""
-        node = marker = _SPACE.match(self.text, 0).end()  # type: ignore[union-attr]
-        for step in path:
-            found = self._child(node, step)
+        path = tuple(path)
+        reached = self._reached
+        depth = len(path)
+        while depth and path[:depth] not in reached:
+            depth -= 1
+        if depth:
+            marker, node = reached[path[:depth]]
+        else:
+            node = marker = _SPACE.match(self.text, 0).end()  # type: ignore[union-attr]
+        for at in range(depth, len(path)):
+            found = self._child(node, path[at])
             if found is None:
                 break
-            marker, node = found
+            marker, node = reached[path[: at + 1]] = found
         return self._line_column(marker)
 
     def _line_column(self, offset: int) -> tuple[int, int]:

@@ -65,7 +65,13 @@ from engine.wasm.memory import (
     number_ref_block,
     string_block,
 )
-from engine.wasm.read_tracing import TRACE_BUILTIN_ID
+from engine.wasm.read_tracing import (
+    BUFFER_BYTES,
+    PAIR,
+    TRACE_AT,
+    TRACE_BUILTIN_ID,
+    TRACE_END,
+)
 
 TICK_SECONDS = 0.01
 """How often the epoch advances; the resolution of the time bound."""
@@ -446,16 +452,26 @@ class PolicyInstance:
         limits: Limits | None = None,
         custom: Mapping[str, CustomHandler] | None = None,
         print_hook: Callable[[str], None] | None = None,
-        read_hook: Callable[[int, int], int] | None = None,
+        read_hook: Callable[[bytes], None] | None = None,
+        read_buffer_bytes: int = BUFFER_BYTES,
     ) -> None:
-        """``read_hook(node, key)`` answers the value reads an instrumented module
-        reports (:mod:`engine.wasm.read_tracing`); it returns 0."""
+        """``read_hook(pairs)`` takes the value reads an instrumented module
+        records (:mod:`engine.wasm.read_tracing`), in the order they were made:
+        (node, key) address pairs, :data:`~engine.wasm.read_tracing.PAIR` each,
+        whenever its buffer of ``read_buffer_bytes`` fills and when an
+        evaluation returns, before anything else runs in the instance. The
+        buffer is allocated before the data document, below every heap reset,
+        so no evaluation's values overwrite it."""
         self.policy = policy
         self.limits = limits or Limits()
         self._custom = dict(custom or {})
         self._builtins: dict[int, tuple[str, Callable[..., int]]] = {}
+        self._read_hook = read_hook
+        self._read_buffer = (0, 0)
+        """Where the read buffer starts and ends (nothing when not tracing)."""
+        self._read_at: wasmtime.Global | None = None
         if read_hook is not None:  # the runtime reads values from instantiation on
-            self._builtins[TRACE_BUILTIN_ID] = ("(value read)", read_hook)
+            self._builtins[TRACE_BUILTIN_ID] = ("(value reads)", self._take_full_buffer)
         self._print = print_hook or (lambda line: print(line, file=sys.stderr))
 
         module = load_module(policy)
@@ -534,6 +550,8 @@ class PolicyInstance:
         self._builtins.update(
             (bid, (name, self._resolve_builtin(name))) for name, bid in builtin_ids.items()
         )
+        if read_hook is not None:
+            self._start_read_buffer(read_buffer_bytes - read_buffer_bytes % PAIR.size)
         self.data_addr = self.parse_json(policy.data)
         self._data_heap = self._call("opa_heap_ptr_get")
         self.input_addr = 0
@@ -655,6 +673,43 @@ class PolicyInstance:
             raise EvalError(f"policy module {self.policy.name} exports no global {name}")
         signed = value - (1 << 32) if value >= 1 << 31 else value  # i32 holds it signed
         found.set_value(self.store, wasmtime.Val.i32(signed))
+
+    def _start_read_buffer(self, size: int) -> None:
+        """Allocate the read buffer and point the module's buffer globals at it."""
+        if size < PAIR.size:
+            raise ValueError("the read buffer must hold at least one pair")
+        start = self._call("opa_malloc", size)
+        found = self.instance.exports(self.store).get(TRACE_AT)
+        if not isinstance(found, wasmtime.Global):
+            raise EvalError(f"policy module {self.policy.name} exports no global {TRACE_AT}")
+        self._read_at = found
+        self._read_buffer = (start, start + size)
+        self.set_global(TRACE_AT, start)
+        self.set_global(TRACE_END, start + size)
+
+    def _take_reads(self, written: int) -> None:
+        """Hand the pairs below ``written`` to the read hook."""
+        start, end = self._read_buffer
+        if not start <= written <= end or (written - start) % PAIR.size:
+            raise EvalError(
+                f"policy module {self.policy.name}: its read buffer's write pointer "
+                f"{written} is outside [{start}, {end}]"
+            )
+        if written > start and self._read_hook is not None:
+            size = written - start
+            self._read_hook(ctypes.string_at(self.host_address(start, size, "reads"), size))
+
+    def _take_full_buffer(self, written: int, _unused: int) -> int:
+        """The instrumented module's call when its read buffer is full: take
+        the pairs, answer where writing starts again."""
+        self._take_reads(written)
+        return self._read_buffer[0]
+
+    def _take_last_reads(self) -> None:
+        """Take the pairs the evaluation wrote since the buffer last filled."""
+        assert self._read_at is not None
+        self._take_reads(self._read_at.value(self.store) & _U32)
+        self._read_at.set_value(self.store, wasmtime.Val.i32(self._read_buffer[0]))
 
     def reader(self) -> ValueReader:
         """A reader of values in memory, valid until the next call that may allocate."""
@@ -790,8 +845,12 @@ class PolicyInstance:
             )
         )
         self.store.set_epoch_deadline(1)  # the watcher decides at every tick
+        if self._read_at is not None:  # drop what a failed evaluation left
+            self._read_at.set_value(self.store, wasmtime.Val.i32(self._read_buffer[0]))
         try:
             self._call("eval", ctx)
+            if self._read_at is not None:
+                self._take_last_reads()
         except EvalTimeout as exc:
             builtin = str(exc).partition(" in builtin ")[2]  # which host builtin ran past it
             where = f" in builtin {builtin}" if builtin else ""

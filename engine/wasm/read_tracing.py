@@ -1,15 +1,22 @@
-"""An instrumented copy of a compiled policy module that reports every value read.
+"""An instrumented copy of a compiled policy module that records every value read.
 
 OPA's planner compiles each dot or index access (``r.bucket``, ``xs[i]``,
 and the value fetched for each key an iteration visits) to a call of the
 runtime's ``opa_value_get(node, key)``. The copy made here starts that
-function with a call of the module's own ``opa_builtin2`` import under a
-builtin id no module uses (:data:`TRACE_BUILTIN_ID`), passing the node and
-the key, so the host sees every read without any import or function index
-shifting. The host answers 0 and the lookup goes on unchanged. Only reads of
-nodes in the address range the host sets (the exported globals
-:data:`TRACE_FROM` and :data:`TRACE_TO`, initially empty) call the host: the
-rest (data, the relation index, values made during evaluation) stay in Wasm.
+function with a prologue that, when ``node`` lies in the address range the
+host sets (the exported globals :data:`TRACE_FROM` and :data:`TRACE_TO`,
+initially empty), appends the pair to a buffer in linear memory: ``node``
+and ``key`` as two little-endian u32 (:data:`PAIR`) at the write pointer
+:data:`TRACE_AT`, which then moves on by 8 bytes. Reads outside the range
+(data, the relation index, values made during evaluation) are not recorded.
+Only when the pointer has reached :data:`TRACE_END` does the prologue call
+the host, through the module's own ``opa_builtin2`` import under a builtin
+id no module uses (:data:`TRACE_BUILTIN_ID`), with the write pointer as its
+first argument: the host takes the pairs written so far and answers where
+writing starts again. The host takes the rest when the evaluation returns
+(:class:`engine.wasm.host.PolicyInstance`, which also places the buffer
+where no evaluation allocates). No import or function index shifts, and the
+lookup itself goes on unchanged.
 
 The copy also evaluates as OPA's topdown evaluator does where that changes
 what is read: a function or complete rule whose every definition has the same
@@ -25,6 +32,7 @@ assigning the function's return from it.
 from __future__ import annotations
 
 import re
+import struct
 
 from engine.wasm import binary
 from engine.wasm.binary import (
@@ -33,9 +41,15 @@ from engine.wasm.binary import (
     BR_IF,
     END,
     GLOBAL_GET,
+    GLOBAL_SET,
+    I32_ADD,
+    I32_AND,
     I32_CONST,
     I32_EQZ,
+    I32_GE_U,
+    I32_LT_U,
     I32_NE,
+    I32_STORE,
     IF,
     LOCAL_GET,
     LOCAL_SET,
@@ -52,6 +66,17 @@ TRACE_FROM = "rego_engine_trace_from"
 TRACE_TO = "rego_engine_trace_to"
 """The exported globals bounding the traced nodes' addresses: ``[from, to)``."""
 
+TRACE_AT = "rego_engine_trace_at"
+TRACE_END = "rego_engine_trace_end"
+"""The exported globals of the read buffer: where the next pair is written, and
+the end of the buffer (a pair is written only below it)."""
+
+PAIR = struct.Struct("<II")
+"""One recorded read in the buffer: the node's address, then the key's."""
+
+BUFFER_BYTES = 256 * 1024
+"""The read buffer's size: the host is called once per this many bytes of pairs."""
+
 _PLANNED = re.compile(r"g\d+\.data\.")
 """Names of the functions the planner made from rules (``g0.data.pkg.rule``)."""
 
@@ -63,7 +88,7 @@ body without them is left as compiled without being decoded."""
 
 
 def traced_module(wasm: bytes) -> bytes:
-    """The module ``wasm`` with value reads reported to the host and topdown's
+    """The module ``wasm`` with value reads recorded for the host and topdown's
     early exit; raises :class:`WasmFormatError` when it is not laid out as
     the pinned OPA compiler lays modules out."""
     module = binary.sections(wasm)
@@ -83,16 +108,26 @@ def traced_module(wasm: bytes) -> bytes:
     body = bodies[get - len(imports)]
     low = binary.uleb(binary.add_exported_global(module, TRACE_FROM))
     high = binary.uleb(binary.add_exported_global(module, TRACE_TO))
+    at = binary.uleb(binary.add_exported_global(module, TRACE_AT))
+    end = binary.uleb(binary.add_exported_global(module, TRACE_END))
     position = next(i for i, s in enumerate(module) if s.id == binary.CODE)
-    # if (node >= from) & (node < to): drop(opa_builtin2(TRACE_BUILTIN_ID, 0, node, key))
+    # if (node >= from) & (node < to) {
+    #   if (at >= end) { at = opa_builtin2(TRACE_BUILTIN_ID, 0, at, 0) }  // the host drains
+    #   store(at, node); store(at + 4, key); at += 8
+    # }
     prologue = (
-        bytes([LOCAL_GET, 0, GLOBAL_GET, *low, 0x4F])  # i32.ge_u
-        + bytes([LOCAL_GET, 0, GLOBAL_GET, *high, 0x49, 0x71])  # i32.lt_u, i32.and
-        + bytes([IF, 0x40, I32_CONST])
+        bytes([LOCAL_GET, 0, GLOBAL_GET, *low, I32_GE_U])
+        + bytes([LOCAL_GET, 0, GLOBAL_GET, *high, I32_LT_U, I32_AND])
+        + bytes([IF, 0x40])
+        + bytes([GLOBAL_GET, *at, GLOBAL_GET, *end, I32_GE_U, IF, 0x40, I32_CONST])
         + binary.sleb(TRACE_BUILTIN_ID - (1 << 32))
-        + bytes([I32_CONST, 0, LOCAL_GET, 0, LOCAL_GET, 1, binary.CALL])
+        + bytes([I32_CONST, 0, GLOBAL_GET, *at, I32_CONST, 0, binary.CALL])
         + binary.uleb(builtin2)
-        + bytes([0x1A, END])  # drop, end
+        + bytes([GLOBAL_SET, *at, END])
+        + bytes([GLOBAL_GET, *at, LOCAL_GET, 0, I32_STORE, 2, 0])  # align 4, offset 0
+        + bytes([GLOBAL_GET, *at, LOCAL_GET, 1, I32_STORE, 2, PAIR.size // 2])
+        + bytes([GLOBAL_GET, *at, I32_CONST, PAIR.size, I32_ADD, GLOBAL_SET, *at])
+        + bytes([END])
     )
     body.code = prologue + body.code
     for index, name in names.items():

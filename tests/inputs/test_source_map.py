@@ -51,6 +51,23 @@ def test_json_walk_agrees_with_yaml_marks(value: dict[str, Any], indent: int | N
             assert _location(text, full, False) == _location(text, full, True), full
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    value=st.dictionaries(_keys, _json_values, min_size=1, max_size=5),
+    order=st.randoms(use_true_random=False),
+)
+def test_lookups_in_any_order_on_one_map_agree_with_lookups_on_fresh_ones(
+    value: dict[str, Any], order: Any
+) -> None:
+    """A lookup resumes from the values earlier lookups reached."""
+    text = json.dumps(value, indent=1, ensure_ascii=False)
+    paths = [(*path, *extra) for path in _paths(value) for extra in ((), ("missing",), (7,))]
+    order.shuffle(paths)
+    shared = DocumentSourceMap("f.json", text, {("t", "k"): (0, ())})
+    for path in paths:
+        assert shared.attribute_location("t", "k", path) == _location(text, path, False), path
+
+
 def test_locations_in_a_json_file() -> None:
     text = (
         '{\n  "resources": [\n    {"a": 1},\n    {\n      "b": {"c": [true, null]}\n'

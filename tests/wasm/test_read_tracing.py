@@ -11,7 +11,7 @@ from oracle import needs_opa
 from engine.rules.compiler import CompiledPolicy, compile_policy
 from engine.rules.sources import PolicySources, RegoFile
 from engine.wasm import binary, read_tracing, values
-from engine.wasm.host import PolicyInstance
+from engine.wasm.host import EvalError, PolicyInstance
 from engine.wasm.read_tracing import traced_module
 
 pytestmark = needs_opa
@@ -31,13 +31,18 @@ g(x) if {
 r := [f(input.o), g(input.o)] if true
 
 s := input.o.first
+
+c := 1 if input.o.first
+c := 2 if input.o.second
+
+each := [v | some k in ["a", "b", "c", "d", "e"]; v := input.o[k]]
 """
 
 
 @pytest.fixture(scope="module")
 def policy() -> CompiledPolicy:
     sources = PolicySources([RegoFile(Path("t.rego"), "t.rego", MODULE, 1)], {}, [])
-    return compile_policy(sources, ["t/r", "t/s"])
+    return compile_policy(sources, ["t/r", "t/s", "t/c", "t/each"])
 
 
 def _traced(policy: CompiledPolicy, suffix: str = ":traced") -> CompiledPolicy:
@@ -47,18 +52,26 @@ def _traced(policy: CompiledPolicy, suffix: str = ":traced") -> CompiledPolicy:
 
 
 def _run(
-    policy: CompiledPolicy, doc: Any, entrypoint: str, *, traced: bool = True
+    policy: CompiledPolicy,
+    doc: Any,
+    entrypoint: str,
+    *,
+    traced: bool = True,
+    buffer: int = read_tracing.BUFFER_BYTES,
+    batches: list[int] | None = None,
 ) -> tuple[Any, dict[str, list[Any]]]:
     """The entrypoint's value, and the keys read of each object or array of
     ``input.o`` (by its key in ``input.o``; ``.`` for ``input.o`` itself),
-    with every address traced (``traced``) or the range left empty."""
+    with every address traced (``traced``) or the range left empty; the
+    number of pairs of each batch the hook took goes to ``batches``."""
     seen: list[tuple[int, int]] = []
 
-    def hook(node: int, key: int) -> int:
-        seen.append((node, key))
-        return 0
+    def hook(pairs: bytes) -> None:
+        seen.extend(read_tracing.PAIR.iter_unpack(pairs))
+        if batches is not None:
+            batches.append(len(pairs) // read_tracing.PAIR.size)
 
-    instance = PolicyInstance(policy, read_hook=hook)
+    instance = PolicyInstance(policy, read_hook=hook, read_buffer_bytes=buffer)
     instance.set_input(values.dumps({"o": doc}))
     reader = instance.reader()
     o = reader.fields(instance.input_addr)["o"]
@@ -67,7 +80,9 @@ def _run(
         instance.set_global(read_tracing.TRACE_FROM, 1)
         instance.set_global(read_tracing.TRACE_TO, 0xFFFFFFFF)
     seen.clear()
-    found = instance.evaluate(entrypoint)
+    result_set = instance.eval_addr(entrypoint)
+    instance.set_global(read_tracing.TRACE_TO, 0)  # the evaluation's reads only
+    found = [entry["result"] for entry in instance.to_python(result_set)]
     reads: dict[str, list[Any]] = {}
     for node, key in seen:
         if node in named:
@@ -142,3 +157,45 @@ def test_without_the_early_exit_every_body_and_element_is_read(
     _, reads = _run(traced, {"first": 1, "second": 1, "items": [0, 1, 1]}, "t/r")
     assert "second" in reads["."]
     assert reads["items"] == [0, 1, 2]
+
+
+def test_a_full_buffer_is_taken_during_the_evaluation_and_the_rest_after(
+    policy: CompiledPolicy,
+) -> None:
+    traced = _traced(policy)
+    doc = {k: i for i, k in enumerate("abcde")}
+    whole: list[int] = []
+    expected = _run(traced, doc, "t/each", batches=whole)
+    assert expected == ([[0, 1, 2, 3, 4]], {".": ["a", "b", "c", "d", "e"]})
+    assert len(whole) == 1
+    batches: list[int] = []
+    pair = read_tracing.PAIR.size
+    assert _run(traced, doc, "t/each", buffer=2 * pair + 1, batches=batches) == expected
+    assert len(batches) > 2 and set(batches[:-1]) == {2} and sum(batches) == sum(whole)
+
+
+def test_the_buffer_outlives_every_input_and_holds_one_evaluations_reads(
+    policy: CompiledPolicy,
+) -> None:
+    """The buffer lies below the heap resets: inputs parsed after it are intact,
+    and an evaluation that fails leaves nothing for the next one."""
+    seen: list[tuple[int, int]] = []
+    instance = PolicyInstance(
+        _traced(policy),
+        read_hook=lambda pairs: seen.extend(read_tracing.PAIR.iter_unpack(pairs)),
+        read_buffer_bytes=64 * read_tracing.PAIR.size,
+    )
+    instance.set_global(read_tracing.TRACE_FROM, 1)
+    instance.set_global(read_tracing.TRACE_TO, 0xFFFFFFFF)
+    doc = {k: i for i, k in enumerate("abcde")} | {"first": 1, "second": 1}
+    for _ in range(2):
+        instance.set_input(values.dumps({"o": doc}))
+        assert instance.evaluate("t/each") == [[0, 1, 2, 3, 4]]
+    seen.clear()
+    with pytest.raises(EvalError):
+        instance.evaluate("t/c")  # both bodies succeed with different values
+    assert seen == []  # it stopped before the buffer filled
+    assert instance.evaluate("t/s") == [1]
+    o = instance.reader().fields(instance.input_addr)["o"]
+    assert [instance.to_python(key) for node, key in seen if node == o] == ["first"]
+    instance.close()
