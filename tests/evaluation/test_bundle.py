@@ -129,8 +129,9 @@ def test_scan_with_a_bundle_needs_no_opa_and_gives_the_same_results(
     packages = {r["package"] for e in doc["results"] for r in e["rule_results"]}
     assert {"data.rules.data_acl", "data.rules.enc", "data.rules.broken"} <= packages
     assert any(r["results"] for e in doc["results"] for r in e["rule_results"])
-    # No compile step: the only thing the scan cached is native code.
-    assert sorted(p.name for p in cache.iterdir()) == ["native"]
+    # No compile step: the scan cached native code and the HCL parser's tables, no
+    # compiled modules or prepared rules.
+    assert sorted(p.name for p in cache.iterdir()) == ["hcl-parser", "native"]
 
 
 def test_library_api_builds_and_scans_with_a_bundle(
