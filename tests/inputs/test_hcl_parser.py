@@ -4,13 +4,16 @@ cache entry."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 
 import hcl2
 import pytest
 from lark import Lark
+from lark.exceptions import UnexpectedInput
 
+from engine.core import signed_cache
 from engine.inputs.loaders import hcl_parser
 
 HERE = Path(__file__).parent
@@ -93,7 +96,44 @@ def test_the_tables_are_cached_signed_and_read_back(
     monkeypatch.setattr(hcl_parser, "_build", no_build)
     loaded = hcl_parser.parser()
     assert loaded is not built
-    assert loaded.parse(SAMPLE + "\n") == built.parse(SAMPLE + "\n")
+    for text in _sources():
+        assert loaded.parse(text + "\n") == built.parse(text + "\n")
+
+
+@pytest.mark.parametrize("text", ["a = \n", "a = [1,\n", 'b "x" {\n  c = }\n', "a = 1 +* 2\n"])
+def test_the_restored_parser_fails_as_the_built_one_does(cache: Path, text: str) -> None:
+    built = hcl_parser._build()
+    restored = hcl_parser.restore(hcl_parser.dump(built))
+    with pytest.raises(UnexpectedInput) as expected:
+        built.parse(text)
+    with pytest.raises(UnexpectedInput) as found:
+        restored.parse(text)
+    assert type(found.value) is type(expected.value)
+    assert str(found.value) == str(expected.value)
+
+
+def test_an_entry_that_is_not_a_parser_is_rebuilt(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hcl_parser.parser()
+    (entry,) = (cache / "hcl-parser").iterdir()
+    key = signed_cache.signing_key()
+    assert key is not None
+    identity = hcl_parser._identity()
+    signed_cache.write_entry(key, entry, hcl_parser._DOMAIN, identity, pickle.dumps({"a": 1}))
+    hcl_parser.parser.cache_clear()
+    builds: list[Lark] = []
+    build = hcl_parser._build
+
+    def counted() -> Lark:
+        builds.append(build())
+        return builds[-1]
+
+    monkeypatch.setattr(hcl_parser, "_build", counted)
+    assert hcl_parser.parser() is builds[0]
+    rewritten = signed_cache.read_entry(key, entry, hcl_parser._DOMAIN, identity, 1 << 30)
+    assert rewritten is not None
+    assert isinstance(hcl_parser.restore(rewritten), Lark)
 
 
 def test_a_changed_entry_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
