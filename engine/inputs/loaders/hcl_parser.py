@@ -13,32 +13,33 @@ same trees, only slower to build.
 The entry holds the parser object itself as lark's ``Lark.load`` returns it,
 pickled whole: reading it back is a quarter of the cost of lark's own format,
 which rebuilds every object from a serialised description. The objects lark
-compares by identity (its ``Shift`` and ``Reduce`` actions) and the ``re``
-module are stored by name and restored as the running lark's own.
+compares by identity (its ``Shift`` and ``Reduce`` actions) and the modules it
+refers to are stored by name and restored as the running lark's own.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import io
 import pickle
-import re
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import hcl2.parser
 import lark
 from hcl2.postlexer import PostLexer
 from lark import Lark, Token, Tree
-from lark.parsers.lalr_analysis import Reduce, Shift
+from lark.parsers import lalr_analysis
 
 from engine.core import signed_cache
 from engine.core.distribution_version import installed_version
 from engine.core.paths import cache_dir
 
 _GRAMMAR = Path(hcl2.parser.__file__).with_name("hcl2.lark")
-_DOMAIN = b"rego-engine hcl parser 2\0"
+_DOMAIN = b"rego-engine hcl parser 3\0"
 _MAX_ENTRY_BYTES = 64 << 20
 
 
@@ -59,24 +60,28 @@ def _build() -> Lark:
     return Lark.open(str(_GRAMMAR), parser="lalr", propagate_positions=False, postlex=PostLexer())
 
 
-# What the pickle names instead of holding a copy: lark tells a shift from a
-# reduce by identity, and its lexer configuration refers to the ``re`` module.
-_BY_NAME: dict[str, Any] = {"lark.Shift": Shift, "lark.Reduce": Reduce, "module re": re}
+def _lark_action(name: str) -> Any:
+    """Lark's own ``Shift`` or ``Reduce`` (it tells them apart by identity)."""
+    return getattr(lalr_analysis, name)
+
+
+def _module(name: str) -> ModuleType:
+    """The module ``name`` (lark's lexer configuration holds the ``re`` module)."""
+    return importlib.import_module(name)
 
 
 class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj: Any) -> str | None:
-        for name, known in _BY_NAME.items():
-            if obj is known:
-                return name
-        return None
+    """Pickles lark's actions and modules by name: unpickled, they are the
+    running lark's own objects, not copies."""
 
-
-class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid: Any) -> Any:
-        if pid not in _BY_NAME:
-            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-        return _BY_NAME[pid]
+    def reducer_override(self, obj: Any) -> Any:
+        if obj is lalr_analysis.Shift:
+            return _lark_action, ("Shift",)
+        if obj is lalr_analysis.Reduce:
+            return _lark_action, ("Reduce",)
+        if isinstance(obj, ModuleType):
+            return _module, (obj.__name__,)
+        return NotImplemented
 
 
 def dump(built: Lark) -> bytes:
@@ -91,7 +96,7 @@ def dump(built: Lark) -> bytes:
 
 def restore(payload: bytes) -> Lark:
     """The parser pickled in ``payload`` by :func:`dump` (a verified entry only)."""
-    loaded = _Unpickler(io.BytesIO(payload)).load()
+    loaded = pickle.loads(payload)
     if not isinstance(loaded, Lark):
         raise pickle.UnpicklingError(f"not a parser: {type(loaded).__name__}")
     return loaded
