@@ -30,6 +30,7 @@ HEAVY = (
     "dask",
     "distributed",
     "re2",
+    "hcl2",
     "engine.changes.change_set",
     "engine.inputs.loaders.kubernetes",
     "engine.inputs.loaders.yaml_documents",
@@ -168,6 +169,7 @@ def test_a_json_scan_of_one_hcl_file_loads_only_what_it_uses(tmp_path: Path) -> 
     unused = {
         "yaml",
         "re2",
+        "hcl2",
         "engine.changes.change_set",
         "engine.inputs.loaders.kubernetes",
         "engine.inputs.loaders.yaml_documents",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import hcl2
 import pytest
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from engine.core import signed_cache
@@ -41,6 +41,29 @@ resource "aws_s3_bucket" "b" {
 }
 """
 
+CONTINUATIONS = """\
+a = 1
+  + 2
+b = x
+  ? y
+  : z
+c = 1 # one
+  * 2 // two
+d = 3
+dd = -4
+e = [
+  1,
+  -2
+]
+f = p
+  && q
+  || r
+  == s
+g = "a" # no operator follows
+h = 1
+  % 2
+"""
+
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -55,7 +78,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def _sources() -> list[str]:
     files = sorted((HERE.parent.parent / "examples").rglob("*.tf"))
     files += sorted((HERE.parent / "loaders" / "tf_hcl").rglob("*.tf"))
-    return [SAMPLE] + [f.read_text(encoding="utf-8-sig") for f in files]
+    return [SAMPLE, CONTINUATIONS] + [f.read_text(encoding="utf-8-sig") for f in files]
 
 
 def test_trees_equal_python_hcl2s_and_nodes_start_where_its_positions_say() -> None:
@@ -163,3 +186,24 @@ def test_without_a_trusted_key_python_hcl2s_parser_is_used(
     body = hcl_parser.parse(SAMPLE).children[0]
     blocks = [c for c in body.children if c.data == "block"]
     assert [hcl_parser.start(b) for b in blocks] == [(2, 1), (6, 1)]
+
+
+def test_the_operators_a_line_may_continue_with_are_python_hcl2s() -> None:
+    from hcl2.postlexer import OPERATOR_TYPES
+
+    assert hcl_parser.BINARY_OPERATORS == OPERATOR_TYPES
+
+
+def test_a_newline_before_an_operator_joins_the_operators_token() -> None:
+    tokens = [Token("NAME", "a"), Token("NL_OR_COMMENT", "\n "), Token("PLUS", "+")]
+    tokens += [Token("NL_OR_COMMENT", "\n"), Token("NL_OR_COMMENT", "# c\n")]
+    tokens += [Token("MINUS", "-"), Token("NL_OR_COMMENT", "\n")]
+    out = list(hcl_parser.OperatorContinuation().process(iter(tokens)))
+    assert [(t.type, str(t)) for t in out] == [
+        ("NAME", "a"),
+        ("PLUS", "\n +"),
+        ("NL_OR_COMMENT", "\n"),
+        ("NL_OR_COMMENT", "# c\n"),
+        ("MINUS", "-"),
+        ("NL_OR_COMMENT", "\n"),
+    ]

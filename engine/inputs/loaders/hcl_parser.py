@@ -1,7 +1,9 @@
 """Parsing HCL native syntax into lark trees, and where a node starts.
 
-The grammar and post-lexer are python-hcl2's, run by lark's LALR parser
-without position propagation: the loaders need the position of attributes and
+The grammar is python-hcl2's, run by lark's LALR parser with the post-lexer
+the grammar needs (:class:`OperatorContinuation`, which does what python-hcl2's
+does, without importing the python-hcl2 package) and without position
+propagation: the loaders need the position of attributes and
 blocks only, which is that of their first token (every token keeps its own),
 and propagating positions to every node costs about 40% of the parse. Building
 the parser tables from the grammar takes over a second, so they are kept in
@@ -22,15 +24,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import importlib.util
 import io
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import hcl2.parser
 import lark
-from hcl2.postlexer import PostLexer
 from lark import Lark, Token, Tree
 from lark.parsers import lalr_analysis
 
@@ -38,8 +40,17 @@ from engine.core import signed_cache
 from engine.core.distribution_version import installed_version
 from engine.core.paths import cache_dir
 
-_GRAMMAR = Path(hcl2.parser.__file__).with_name("hcl2.lark")
-_DOMAIN = b"rego-engine hcl parser 3\0"
+
+def _package_directory(name: str) -> Path:
+    """Where the installed package ``name`` lives (found without importing it)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"package {name} is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+_GRAMMAR = _package_directory("hcl2") / "hcl2.lark"
+_DOMAIN = b"rego-engine hcl parser 4\0"
 _MAX_ENTRY_BYTES = 64 << 20
 
 
@@ -56,8 +67,46 @@ def entry_path(identity: bytes) -> Path:
     return cache_dir() / "hcl-parser" / f"{digest}.signed.lark"
 
 
+BINARY_OPERATORS = frozenset(
+    {"DOUBLE_EQ", "NEQ", "LT", "GT", "LEQ", "GEQ", "ASTERISK", "SLASH", "PERCENT"}
+    | {"DOUBLE_AMP", "DOUBLE_PIPE", "PLUS", "QMARK"}
+)
+"""The grammar's terminals that continue an expression from the line before
+when a line starts with them (``MINUS`` does not: it also negates)."""
+
+
+class OperatorContinuation:
+    """The grammar's post-lexer: a newline (or comment) token directly before a
+    binary operator or ``?`` becomes part of that operator's token, so that an
+    expression may go on past a line end (an LALR parser cannot tell that
+    newline from one that ends the attribute)."""
+
+    always_accept: tuple[str, ...] = ()
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        """The tokens of ``stream``, newlines before operators folded into them."""
+        newline: Token | None = None
+        for token in stream:
+            if token.type == "NL_OR_COMMENT":
+                if newline is not None:
+                    yield newline
+                newline = token
+                continue
+            if newline is not None:
+                if token.type in BINARY_OPERATORS:
+                    token = token.update(value=f"{newline}{token}")
+                else:
+                    yield newline
+                newline = None
+            yield token
+        if newline is not None:
+            yield newline
+
+
 def _build() -> Lark:
-    return Lark.open(str(_GRAMMAR), parser="lalr", propagate_positions=False, postlex=PostLexer())
+    return Lark.open(
+        str(_GRAMMAR), parser="lalr", propagate_positions=False, postlex=OperatorContinuation()
+    )
 
 
 def _lark_action(name: str) -> Any:
@@ -108,6 +157,8 @@ def parser() -> Lark:
     they verify, else built and cached; python-hcl2's without a trusted key)."""
     key = signed_cache.signing_key()
     if key is None:
+        import hcl2.parser
+
         return hcl2.parser.parser()
     identity = _identity()
     path = entry_path(identity)
