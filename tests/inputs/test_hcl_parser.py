@@ -12,6 +12,7 @@ import hcl2
 import pytest
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
+from lark.parsers.lalr_analysis import Reduce, Shift
 
 from engine.core import signed_cache
 from engine.inputs.loaders import hcl_parser
@@ -207,3 +208,13 @@ def test_a_newline_before_an_operator_joins_the_operators_token() -> None:
         ("MINUS", "-"),
         ("NL_OR_COMMENT", "\n"),
     ]
+
+
+def test_the_entry_holds_each_kind_of_table_entry_once_with_larks_own_actions() -> None:
+    restored = hcl_parser.restore(hcl_parser.dump(hcl_parser._build()))
+    table = hcl_parser.action_table(restored)
+    assert table is not None
+    entries = [entry for actions in table.values() for entry in actions.values()]
+    assert all(action is Shift or action is Reduce for action, _ in entries)
+    kinds = {(id(a), arg if a is Shift else id(arg)) for a, arg in entries}
+    assert len({id(entry) for entry in entries}) == len(kinds) < len(entries) / 10

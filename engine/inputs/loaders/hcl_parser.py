@@ -50,7 +50,7 @@ def _package_directory(name: str) -> Path:
 
 
 _GRAMMAR = _package_directory("hcl2") / "hcl2.lark"
-_DOMAIN = b"rego-engine hcl parser 4\0"
+_DOMAIN = b"rego-engine hcl parser 5\0"
 _MAX_ENTRY_BYTES = 64 << 20
 
 
@@ -133,13 +133,40 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+def action_table(parser: Lark) -> dict[Any, dict[str, tuple[Any, Any]]] | None:
+    """The LALR table of ``parser``: state → terminal → (action, argument);
+    None when lark keeps it elsewhere."""
+    table: Any = parser.parser
+    for step in ("parser", "parser", "parse_table", "states"):  # frontend, LALR, table
+        table = getattr(table, step, None)
+    return table if isinstance(table, dict) else None
+
+
+def _share_actions(parser: Lark) -> None:
+    """Make the table's entries that take the same action (the same shift, or a
+    reduce by the same rule object) one tuple, which the pickle then holds once:
+    lark's own form has a tuple per entry (26,000, of some 1,600 kinds)."""
+    states = action_table(parser)
+    if states is None:
+        return
+    shared: dict[tuple[int, Any], tuple[Any, Any]] = {}
+    for actions in states.values():
+        for terminal, entry in actions.items():
+            action, argument = entry
+            key = (id(action), argument if action is lalr_analysis.Shift else id(argument))
+            actions[terminal] = shared.setdefault(key, entry)
+
+
 def dump(built: Lark) -> bytes:
     """The cache entry's payload for ``built``: the parser lark loads from its
-    own saved form (the one every cached run used), pickled whole."""
+    own saved form (the one every cached run used), its equal table entries
+    shared, pickled whole."""
     saved = io.BytesIO()
     built.save(saved)
+    loaded = Lark.load(io.BytesIO(saved.getvalue()))
+    _share_actions(loaded)
     out = io.BytesIO()
-    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(Lark.load(io.BytesIO(saved.getvalue())))
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(loaded)
     return out.getvalue()
 
 
