@@ -218,3 +218,10 @@ def test_the_entry_holds_each_kind_of_table_entry_once_with_larks_own_actions() 
     assert all(action is Shift or action is Reduce for action, _ in entries)
     kinds = {(id(a), arg if a is Shift else id(arg)) for a, arg in entries}
     assert len({id(entry) for entry in entries}) == len(kinds) < len(entries) / 10
+
+
+def test_the_entry_holds_each_grammar_symbol_once() -> None:
+    restored = hcl_parser.restore(hcl_parser.dump(hcl_parser._build()))
+    mentions = [s for rule in restored.rules for s in (rule.origin, *rule.expansion)]
+    kinds = {(type(s), s.name, getattr(s, "filter_out", False)) for s in mentions}
+    assert len({id(s) for s in mentions}) == len(kinds) < len(mentions) / 10
