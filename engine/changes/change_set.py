@@ -32,14 +32,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.changes.cfn_replacement import replacement_properties
+from engine.changes.rename_threshold import RENAME_THRESHOLD
 from engine.inputs.loaders.loaded import CONTAINS_KIND, DEPENDENCY_KINDS, ResolvedReference
 from engine.inputs.state import State
 from engine.wasm import values
 
 OPERATIONS = ("remove", "insert", "rename", "replace", "update", "move")
 """Every operation, in the order changes of one resource are listed."""
-RENAME_THRESHOLD = 0.7
-"""Default similarity from which a removed and an inserted resource are a rename."""
 _MAX_PAIRINGS = 40_000
 _ABSENT = object()
 """Above this many element pairs, arrays are compared index by index."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from engine.changes.change_set import RENAME_THRESHOLD
+from engine.changes.rename_threshold import RENAME_THRESHOLD
 from engine.cli.app import argument, debug_enabled, echo_problems, fail
 from engine.cli.options import PATHS, check_bounds, repeatable
 from engine.rules.opa import OpaNotFound

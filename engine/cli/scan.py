@@ -387,7 +387,6 @@ def scan_command(
     written). Ignored results never fail the scan.
     """
     from engine.evaluation.shipped_pack import precompiled_pack
-    from engine.results.baseline import load_baseline
     from engine.scanning.scanner import ScanOptions
 
     config = _scan_config(config_file)
@@ -427,9 +426,11 @@ def scan_command(
     check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
     ignores = _ignore_list(ignore_file)
-    baseline = (
-        _read_settings(baseline_file, "baseline file", load_baseline) if baseline_file else None
-    )
+    baseline = None
+    if baseline_file:
+        from engine.results.baseline import load_baseline
+
+        baseline = _read_settings(baseline_file, "baseline file", load_baseline)
     if not rules and bundle is None:
         bundle = precompiled_pack()  # the shipped pack, when the install carries it
     # Signals only request cancellation here: the scan stops at its next
@@ -483,7 +484,6 @@ def _scan_and_write(
     """Scan, report the problems and write every output; ends the command."""
     from engine.evaluation.bundle import BundleError
     from engine.results.formats.view import unlisted_rule_errors
-    from engine.results.severity_filter import at_or_above
     from engine.rules.compiler import CompileError
     from engine.wasm.host import EvalError
 
@@ -508,6 +508,8 @@ def _scan_and_write(
     cancellation.check()  # cancelled while scanning: write nothing
     written = _write_baseline(report, baseline_write) if baseline_write is not None else True
     if severity is not None:
+        from engine.results.severity_filter import at_or_above
+
         filtered = at_or_above(report, severity)
         report = filtered.report
         click.echo(

@@ -23,7 +23,7 @@ import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import cancellation
 from engine.core.address_space import no_room_message
@@ -38,11 +38,13 @@ from engine.inputs.loaders.detection import (
     parse_documents,
     utf8_text,
 )
-from engine.inputs.loaders.kubernetes import ManifestFile
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.state import State, StateError, parse_state
 from engine.inputs.suppressions import InlineSuppression
+
+if TYPE_CHECKING:
+    from engine.inputs.loaders.kubernetes import ManifestFile
 
 _MB = 1024 * 1024
 
@@ -435,7 +437,7 @@ class _Loader:
                 )
             )
         else:
-            manifest = ManifestFile(found.shown, text, documents)
+            manifest = loader_module("k8s").ManifestFile(found.shown, text, documents)
             if self.options.split_k8s:
                 self.slot(self.manifests(found.shown, [manifest]))
             elif self.defer_manifests:

@@ -13,15 +13,13 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import yaml
+if TYPE_CHECKING:
+    from engine.inputs.yaml_positions import YamlPositions
 
 AttributePath = tuple[str | int, ...]
 """A path into a resource's attributes: object keys and list indices."""
-
-_Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_NULL_TAG = "tag:yaml.org,2002:null"
 
 
 @dataclass(frozen=True, order=True)
@@ -87,7 +85,7 @@ class DocumentSourceMap:
         self._json: _JsonPositions | None = None
         if self._text.lstrip()[:1] in ("{", "["):
             self._json = _JsonPositions(self._text)
-        self._yaml: _YamlPositions | None = None
+        self._yaml: YamlPositions | None = None
 
     def _find(self, doc: int, path: Sequence[str | int]) -> SourceLocation | None:
         if self._json is not None:
@@ -99,7 +97,9 @@ class DocumentSourceMap:
             except (ValueError, IndexError):
                 self._json = None  # not JSON after all (YAML flow style): compose it
         if self._yaml is None:
-            self._yaml = _YamlPositions(self._text)
+            from engine.inputs.yaml_positions import YamlPositions
+
+            self._yaml = YamlPositions(self._text)
         found = self._yaml.locate(doc, path)
         return SourceLocation(self.path, *found) if found is not None else None
 
@@ -223,46 +223,4 @@ class _JsonPositions:
             members.resume, members.pending = start, True
         if index < len(members.items):
             return members.items[index], members.items[index]
-        return None
-
-
-class _YamlPositions:
-    """Position-tracking YAML nodes, numbered as ``parse_yaml`` numbers documents
-    (empty and null documents do not count), with mapping keys indexed."""
-
-    def __init__(self, text: str) -> None:
-        try:
-            self._documents = [
-                d
-                for d in yaml.compose_all(text, Loader=_Composer)
-                if d is not None and d.tag != _NULL_TAG
-            ]
-        except yaml.YAMLError:
-            self._documents = []
-        self._keys: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
-
-    def locate(self, doc: int, path: Sequence[str | int]) -> tuple[int, int] | None:
-        """(line, column) of the deepest written step of ``path`` in document ``doc``."""
-        if doc >= len(self._documents):
-            return None
-        node = marker = self._documents[doc]
-        for step in path:
-            found = self._child(node, step)
-            if found is None:
-                break
-            marker, node = found
-        return marker.start_mark.line + 1, marker.start_mark.column + 1
-
-    def _child(self, node: yaml.Node, step: str | int) -> tuple[yaml.Node, yaml.Node] | None:
-        if isinstance(node, yaml.MappingNode) and isinstance(step, str):
-            keys = self._keys.get(id(node))
-            if keys is None:
-                keys = self._keys[id(node)] = {}
-                for key_node, value_node in node.value:
-                    if isinstance(key_node, yaml.ScalarNode):
-                        keys.setdefault(key_node.value, (key_node, value_node))
-            return keys.get(step)
-        if isinstance(node, yaml.SequenceNode) and isinstance(step, int):
-            item = node.value[step] if 0 <= step < len(node.value) else None
-            return (item, item) if item is not None else None
         return None

@@ -21,8 +21,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-import yaml
-
 Syntax = Literal["hcl", "yaml"]
 
 _MARKERS = ("rego-engine:ignore", "checkov:skip=", "tfsec:ignore:")
@@ -32,7 +30,6 @@ _TFSEC = re.compile(r"tfsec:ignore:(?P<rule>[^:\s]*)(?P<rest>.*)", re.DOTALL)
 _HCL_TOKENS = re.compile(r'#|//|/\*|"|<<-?([A-Za-z_][\w-]*)[ \t]*\r?\n|\n')
 _TEMPLATE_TOKENS = re.compile(r'\\.|\$\{|%\{|"|\n', re.DOTALL)
 _CODE_IN_TEMPLATE = re.compile(r'[{}"\n]')
-_Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, order=True)
@@ -192,9 +189,11 @@ def _skip_string(text: str, pos: int) -> tuple[int, int, int]:
 def _yaml_comment_starts(text: str, lines: list[str]) -> dict[int, int]:
     """Line → column (0-based) where a ``#`` comment starts on it: a ``#`` at
     the start of a line or after a space, outside every scalar."""
+    import yaml
+
     spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
     try:
-        for token in yaml.scan(text, Loader=_Composer):
+        for token in yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             if isinstance(token, yaml.ScalarToken):
                 start, end = token.start_mark, token.end_mark
                 spans.append(((start.line, start.column), (end.line, end.column)))

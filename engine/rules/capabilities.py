@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +60,8 @@ def opa_capabilities(opa: Opa) -> dict[str, Any]:
         cached = None
     if isinstance(cached, dict) and isinstance(cached.get("builtins"), list):
         return cached
+    import subprocess
+
     out = subprocess.run(
         [str(opa.path), "capabilities", "--current"], capture_output=True, check=True
     ).stdout

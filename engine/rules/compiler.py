@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tarfile
 import tempfile
 from collections.abc import Sequence
@@ -201,6 +200,8 @@ def _map_file(path: str, staged: dict[str, str], stage_dir: Path) -> str | None:
 
 
 def _opa_check(opa: Opa, args: list[str], caps: Path) -> list[dict[str, Any]]:
+    import subprocess
+
     proc = subprocess.run(
         [
             str(opa.path),
@@ -312,6 +313,8 @@ def _run_build(
         ]
         for ep in entrypoints:
             args += ["-e", ep]
+        import subprocess
+
         proc = subprocess.run(args, capture_output=True, text=True)
         if proc.returncode != 0:
             errors = _check_errors(opa, stage_dir, caps, staged)

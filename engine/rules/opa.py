@@ -12,7 +12,6 @@ import functools
 import os
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +47,8 @@ def cached_opa_path(version: str | None = None) -> Path:
 
 def binary_version(path: Path) -> str | None:
     """The version an OPA binary reports (``v1.22.2``), or None when it does not run."""
+    import subprocess
+
     try:
         out = subprocess.run(
             [str(path), "version"], capture_output=True, text=True, timeout=30, check=True

@@ -17,7 +17,6 @@ from engine.inputs.discovery import ScanInput
 from engine.inputs.state import State
 from engine.results.building import ResourceIndex, RuleResults, build_rule_results
 from engine.results.inferred_attributes import add_inferred, without_attributes
-from engine.results.legacy_iac import build_legacy_rule_results
 from engine.results.report import InputReport, ScanReport
 from engine.rules.metadata import RuleMetadata
 from engine.rules.rule_set import CompiledRuleSet, RuleCompileError
@@ -52,7 +51,11 @@ def scan_one(
             cancellation.check()
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
-                build = build_legacy_rule_results if run.rule.legacy else _build
+                build = _build
+                if run.rule.legacy:
+                    from engine.results.legacy_iac import build_legacy_rule_results
+
+                    build = build_legacy_rule_results
                 try:
                     built = build(run, scan_input.state, resources)
                 except Exception as exc:  # an engine bug must not lose the other rules

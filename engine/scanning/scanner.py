@@ -25,7 +25,6 @@ from engine.evaluation.bundle import read_bundle
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import compile_rules, rules_origin
 from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
-from engine.results.baseline import Baseline, apply_baseline
 from engine.results.ignores import IgnoreList, apply_ignores, utc_today
 from engine.results.inline_suppressions import apply_inline_suppressions
 from engine.results.report import ScanReport
@@ -38,6 +37,7 @@ from engine.wasm.host import Limits
 if TYPE_CHECKING:
     from distributed import Client
 
+    from engine.results.baseline import Baseline
     from engine.scanning.parallel import Outcome
 
 ProgressHook = Callable[[int, int], None]
@@ -188,6 +188,8 @@ def scan(
     if options.inline_suppressions:
         apply_inline_suppressions(report, catalogue)
     if options.baseline is not None:
+        from engine.results.baseline import apply_baseline
+
         apply_baseline(report, options.baseline)
     return report
 

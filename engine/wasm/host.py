@@ -32,7 +32,7 @@ import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import wasmtime
 import wasmtime._func as wasmtime_func
@@ -43,7 +43,6 @@ from wasmtime._func import maybe_raise_last_exn
 from engine.core import cancellation
 from engine.core.cancellation import Cancelled
 from engine.rules.compiler import CompiledPolicy
-from engine.rules.conflicts import Conflict, find_conflict
 from engine.wasm import native_cache, values
 from engine.wasm.deep_values import ValueTooDeep, in_deep_thread
 from engine.wasm.host_builtins import BuiltinError, implementation
@@ -72,6 +71,9 @@ from engine.wasm.read_tracing import (
     TRACE_BUILTIN_ID,
     TRACE_END,
 )
+
+if TYPE_CHECKING:
+    from engine.rules.conflicts import Conflict
 
 TICK_SECONDS = 0.01
 """How often the epoch advances; the resolution of the time bound."""
@@ -916,6 +918,8 @@ class PolicyInstance:
         if "out of memory" in message or "malloc" in message:
             raise MemoryLimitExceeded(self.limits.memory_message())
         located = self.policy.user_locations(message)
+        from engine.rules.conflicts import find_conflict  # only when a rule aborts
+
         conflict = find_conflict(located, self.policy.rego_files)
         if conflict is not None:
             raise EvalConflict(conflict)

@@ -29,6 +29,17 @@ HEAVY = (
     "multiprocessing",
     "dask",
     "distributed",
+    "re2",
+    "hcl2",
+    "engine.changes.change_set",
+    "engine.inputs.loaders.kubernetes",
+    "engine.inputs.loaders.yaml_documents",
+    "engine.inputs.yaml_positions",
+    "engine.rules.conflicts",
+    "engine.results.baseline",
+    "engine.results.legacy_iac",
+    "engine.results.severity_filter",
+    "subprocess",
 )
 
 STATE = {
@@ -120,3 +131,62 @@ def test_a_json_scan_of_a_state_loads_only_what_it_uses(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "r.json").read_text())["results"]
     unused = {"rich", "lark", "cryptography", "jsonschema", "multiprocessing", "pydantic", "typer"}
     assert loaded & {*unused, "importlib.metadata", "logging"} == set()
+
+
+HCL = """\
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs"
+  tags = {
+    Name = "logs"
+  }
+}
+"""
+
+RULE = """\
+package rules.startup_probe.tf
+
+import data.snyk
+import rego.v1
+
+deny contains {"resource": bucket} if {
+\tsome bucket in snyk.resources("aws_s3_bucket")
+\tbucket.bucket == "logs"
+}
+"""
+
+
+def test_a_json_scan_of_one_hcl_file_loads_only_what_it_uses(tmp_path: Path) -> None:
+    (tmp_path / "tf").mkdir()
+    (tmp_path / "tf" / "main.tf").write_text(HCL, encoding="utf-8")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "probe.rego").write_text(RULE, encoding="utf-8")
+    argv = ["rego-engine", "scan", "-d", str(tmp_path / "rules"), str(tmp_path / "tf")]
+    code = (
+        "import sys\n"
+        f"sys.argv = {[*argv, '-o', str(tmp_path / 'r.json')]!r}\n"
+        "from engine.cli.main import main\n"
+        "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 1, stop.code\n"
+    )
+    loaded = _loaded_after(code)
+    assert {"lark", "wasmtime"} <= loaded  # the probe sees what the scan did load
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert results
+    unused = {
+        "yaml",
+        "re2",
+        "hcl2",
+        "engine.changes.change_set",
+        "engine.inputs.loaders.kubernetes",
+        "engine.inputs.loaders.yaml_documents",
+        "engine.inputs.yaml_positions",
+        "engine.rules.conflicts",  # only when a rule aborts
+        "engine.results.baseline",
+        "engine.results.legacy_iac",
+        "engine.results.severity_filter",
+        "subprocess",  # the compiled rules come from the cache
+        "importlib.metadata",
+        "rich",
+        "jsonschema",
+        "multiprocessing",
+    }
+    assert loaded & unused == set()

@@ -24,15 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import re2
-
 from engine.core.confined_files import is_inside
 from engine.inputs.loaders.evaluation_budget import spend
-from engine.inputs.loaders.hcl_functions import FunctionError
+from engine.inputs.loaders.hcl_functions import FunctionError, re2_options
 
 _META = frozenset("*?[{\\")
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False
 
 
 def glob_pattern(pattern: str) -> Any:
@@ -81,8 +77,10 @@ def glob_pattern(pattern: str) -> Any:
         position += 1
     if braces:
         raise FunctionError(f"invalid pattern {pattern!r}: a '{{' is not closed")
+    import re2
+
     try:
-        return re2.compile("(?s)" + "".join(out), _RE2_OPTIONS)
+        return re2.compile("(?s)" + "".join(out), re2_options())
     except re2.error as exc:
         raise FunctionError(f"invalid pattern {pattern!r}: {exc}") from None
 

@@ -14,14 +14,13 @@ evaluation budget for the text before they build it.
 from __future__ import annotations
 
 import base64
+import functools
 import ipaddress
 import json
 import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
-
-import re2
 
 from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units
 
@@ -433,14 +432,23 @@ def _base64decode(text: Any) -> str:
     return base64.b64decode(_string(text), validate=True).decode()
 
 
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False
+@functools.cache
+def re2_options() -> Any:
+    """RE2's options for patterns in HCL: a bad pattern raises, nothing is
+    logged (``re2`` is imported with the first pattern)."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    return options
 
 
 def _compile(pattern: str) -> Any:
     """An RE2 program for ``pattern``; :class:`FunctionError` when it is invalid."""
+    import re2
+
     try:
-        return re2.compile(pattern, _RE2_OPTIONS)
+        return re2.compile(pattern, re2_options())
     except re2.error as exc:
         raise FunctionError(f"invalid regular expression: {exc}") from None
 

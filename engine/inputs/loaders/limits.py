@@ -24,13 +24,16 @@ before anything walks the document.
 from __future__ import annotations
 
 import re
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import orjson
-import yaml
 
 from engine.core.address_space import ORJSON_WRITE_ROOM, room_for
 from engine.inputs.loaders.loaded import LoaderError
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_DEPTH = 254
 """Arrays and objects nested inside each other, at most (orjson's own limit)."""
@@ -39,7 +42,6 @@ _COMPOSER_SAFE = 4000
 """Nesting libyaml composes and PyYAML constructs without trouble on an 8 MiB
 stack (measured: 20,000 levels compose; a 100,000-level stream crashes)."""
 _COMPACT_DASHES = re.compile(rb"-(?=[ ]+-)")
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _ANCHOR = re.compile(rb"(?:^|[\s\[{,])&\S", re.MULTILINE)
 
 
@@ -101,8 +103,10 @@ def _yaml_depth_bound(data: bytes) -> int:
 def _count_events(data: bytes) -> None:
     """Refuse a stream nested deeper than :data:`MAX_DEPTH`, from its parse
     events (no recursion: libyaml's parser is iterative)."""
+    import yaml
+
     depth = 0
-    for event in yaml.parse(data, Loader=_SAFE_LOADER):
+    for event in yaml.parse(data, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -126,10 +130,10 @@ def has_anchor(raw: bytes) -> bool:
     return b"&" in raw and _ANCHOR.search(raw) is not None
 
 
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
+def _children(pyyaml: ModuleType, node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, pyyaml.SequenceNode):
         return list(node.value)
-    if isinstance(node, yaml.MappingNode):
+    if isinstance(node, pyyaml.MappingNode):
         return [n for pair in node.value for n in pair]
     return []
 
@@ -137,6 +141,8 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 def check_yaml_node(root: yaml.Node) -> None:
     """Refuse a composed YAML document that nests too deep through aliases,
     refers to itself, or expands through aliases beyond go-yaml v3's ratio."""
+    import yaml
+
     size: dict[int, int] = {}
     depth: dict[int, int] = {}
     open_nodes: set[int] = set()
@@ -146,7 +152,7 @@ def check_yaml_node(root: yaml.Node) -> None:
         key = id(node)
         if finished:
             open_nodes.discard(key)
-            children = _children(node)
+            children = _children(yaml, node)
             size[key] = 1 + sum(size[id(c)] for c in children)
             nested = max((depth[id(c)] for c in children), default=0)
             depth[key] = nested + (0 if isinstance(node, yaml.ScalarNode) else 1)
@@ -160,7 +166,7 @@ def check_yaml_node(root: yaml.Node) -> None:
             raise LoaderError("the YAML document contains itself (through an alias)", line)
         open_nodes.add(key)
         stack.append((node, True))
-        stack.extend((c, False) for c in _children(node) if id(c) not in size)
+        stack.extend((c, False) for c in _children(yaml, node) if id(c) not in size)
     expanded, written = size[id(root)], len(size)
     allowed = allowed_alias_ratio(expanded)
     if expanded > 100 and (expanded - written) / expanded > allowed:
