@@ -194,7 +194,8 @@ class AttributeReads:
         return out
 
     def _map(self, instance: PolicyInstance, wanted: set[ResourceKey]) -> None:
-        """Map the nodes of the ``wanted`` resources not mapped yet."""
+        """Map the nodes of the ``wanted`` resources not mapped yet (not those
+        below a :data:`MASKED` field: no path through them is reported)."""
         reader = instance.reader()
         kind = reader.kind
         nodes = self._nodes
@@ -214,6 +215,8 @@ class AttributeReads:
                         for key_addr, child in reader.object(node):
                             if kind(child) in (OBJECT, ARRAY) and kind(key_addr) == STRING:
                                 name = reader.string(key_addr)
+                                if not path and name in MASKED:
+                                    continue
                                 sub = value.get(name)
                                 if isinstance(sub, dict | list):
                                     stack.append((child, (*path, name), sub))
