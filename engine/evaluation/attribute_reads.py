@@ -6,10 +6,11 @@ runs an instrumented copy of the rule set's module
 (:mod:`engine.wasm.read_tracing`), which records each read,
 ``opa_value_get(node, key)``, whose ``node`` lies among the values the input
 was loaded as, as a pair of addresses in a buffer in Wasm memory. The reads
-of a rule's own evaluation are drained from the buffer when it returns and
-kept until its results are built; only those of the resources its results
-name no attributes for are then turned into paths, and the rest dropped with
-the next rule. The addresses of every object and array of a resource are
+of a rule's own evaluation are drained from the buffer (when it fills and
+when the evaluation returns) and kept, deduplicated once they grow past
+:data:`COMPACT_BYTES`, until its results are built; only those of the
+resources its results name no attributes for are then turned into paths,
+and the rest dropped with the next rule. The addresses of every object and array of a resource are
 mapped to their paths once per input, the first time a rule asks about it;
 a key is decoded once per evaluation (by its address).
 
@@ -110,6 +111,11 @@ class AttributeReadError(Exception):
 _NODE = 0xFFFFFFFF
 """The node's address in a read taken as one little-endian u64 (the key's is above it)."""
 
+COMPACT_BYTES = 4 << 20
+"""Pairs drained and not yet deduplicated are deduplicated once they reach this
+many bytes, so a rule reading the same values over and over holds its distinct
+reads only."""
+
 
 class AttributeReads:
     """The reads of the input's resources by the last rule evaluated in a traced
@@ -129,13 +135,26 @@ class AttributeReads:
         self._mapped: set[ResourceKey] = set()
         """The resources whose nodes are in :attr:`_nodes`."""
         self._chunks: list[bytes] = []
-        """The pairs drained from the buffer since :meth:`discard`."""
-        self._kept: tuple[int, bytes] | None = None
-        """The rule whose evaluation made the pairs kept, and the pairs."""
+        """Pairs drained from the buffer since :meth:`discard`, not yet deduplicated."""
+        self._chunk_bytes = 0
+        self._pairs: set[int] = set()
+        """The distinct pairs drained since :meth:`discard` (:func:`_distinct`)."""
+        self._kept: int | None = None
+        """The rule whose evaluation drained the pairs."""
 
     def take(self, pairs: bytes) -> None:
         """The read hook: pairs drained from the instance's buffer."""
         self._chunks.append(pairs)
+        self._chunk_bytes += len(pairs)
+        if self._chunk_bytes >= COMPACT_BYTES:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Add the chunks drained to the distinct pairs."""
+        for chunk in self._chunks:
+            _add_distinct(self._pairs, chunk)
+        self._chunks = []
+        self._chunk_bytes = 0
 
     @staticmethod
     def stop(instance: PolicyInstance) -> None:
@@ -159,12 +178,13 @@ class AttributeReads:
     def discard(self) -> None:
         """Drop the reads drained and kept so far (a new rule starts, or one failed)."""
         self._chunks = []
+        self._chunk_bytes = 0
+        self._pairs = set()
         self._kept = None
 
     def keep(self, rule_index: int) -> None:
         """The reads drained since :meth:`discard` are rule ``rule_index``'s."""
-        self._kept = (rule_index, b"".join(self._chunks))
-        self._chunks = []
+        self._kept = rule_index
 
     def paths(
         self,
@@ -176,14 +196,14 @@ class AttributeReads:
         """The attribute paths rule ``rule_index``, the last rule evaluated in
         ``instance``, read of each resource in ``wanted`` (only those it read
         anything of, masked fields included, are keys)."""
-        kept = self._kept
-        if kept is None or kept[0] != rule_index:
+        if self._kept != rule_index:
             raise AttributeReadError("the rule's reads were not kept (it was not the last run)")
         if not wanted:
             return {}
         wanted = set(wanted)
         self._map(instance, wanted)
-        found = self._found(instance, kept[1], wanted, single)
+        self._compact()
+        found = self._found(instance, wanted, single)
         reduced: dict[frozenset[AttributePath], list[AttributePath]] = {}
         out: dict[ResourceKey, list[AttributePath]] = {}
         for key, paths in found.items():  # resources alike are read alike: reduce once
@@ -226,9 +246,9 @@ class AttributeReads:
                                 stack.append((child, (*path, i), value[i]))
 
     def _found(
-        self, instance: PolicyInstance, pairs: bytes, wanted: set[ResourceKey], single: bool
+        self, instance: PolicyInstance, wanted: set[ResourceKey], single: bool
     ) -> dict[ResourceKey, set[AttributePath]]:
-        """The paths the reads ``pairs`` name of each ``wanted`` resource.
+        """The paths the distinct pairs name of each ``wanted`` resource.
 
         A key is decoded once by its address: within one evaluation OPA's
         runtime frees no value a rule or builtin could have passed to
@@ -242,7 +262,7 @@ class AttributeReads:
         nodes = self._nodes
         steps: dict[int, str | int | None] = {}
         found: dict[ResourceKey, set[AttributePath]] = {}
-        for pair in _distinct(pairs):
+        for pair in self._pairs:
             entry = nodes.get(pair & _NODE)
             if entry is None or entry[0] not in wanted:
                 continue
@@ -257,12 +277,13 @@ class AttributeReads:
         return found
 
 
-def _distinct(pairs: bytes) -> set[int]:
-    """The distinct pairs of ``pairs`` (:data:`~engine.wasm.read_tracing.PAIR` each),
-    each as one integer: the node's address, plus the key's times 2**32."""
+def _add_distinct(distinct: set[int], pairs: bytes) -> None:
+    """Add the pairs of ``pairs`` (:data:`~engine.wasm.read_tracing.PAIR` each) to
+    ``distinct``, each as one integer: the node's address, plus the key's times 2**32."""
     if sys.byteorder == "little":
-        return set(memoryview(pairs).cast("Q"))
-    return {node | key << 32 for node, key in PAIR.iter_unpack(pairs)}
+        distinct.update(memoryview(pairs).cast("Q"))
+    else:
+        distinct.update(node | key << 32 for node, key in PAIR.iter_unpack(pairs))
 
 
 def _trace(instance: PolicyInstance, low: int, high: int) -> None:

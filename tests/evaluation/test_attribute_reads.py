@@ -11,12 +11,14 @@ import pytest
 from oracle import needs_opa
 from scan_fixtures import state
 
+from engine.evaluation import attribute_reads
 from engine.evaluation.attribute_reads import AttributeReadError, reduce_paths
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.inputs.state import parse_state
 from engine.rules.rule_set import compile_rule_set
 from engine.rules.sources import load_sources
 from engine.wasm.host import PolicyInstance
+from engine.wasm.read_tracing import PAIR
 
 
 def test_a_path_read_further_is_reported_only_at_its_end() -> None:
@@ -167,4 +169,17 @@ def test_a_new_input_is_traced_and_mapped_anew(tmp_path: Path) -> None:
     evaluator.load(parse_state(state({"x": {"size": 1, "tags": {"a": 1}}})))
     evaluator.run(1)
     assert evaluator.read_attributes(1, {X}) == {X: [("size",)]}
+    evaluator.close()
+
+
+@needs_opa
+def test_reads_past_the_compaction_bound_are_held_as_distinct_pairs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(attribute_reads, "COMPACT_BYTES", PAIR.size)
+    evaluator = _evaluator(tmp_path)
+    assert not evaluator.run(0).errors
+    reads = evaluator._reads
+    assert reads is not None and reads._chunks == [] and reads._pairs
+    assert evaluator.read_attributes(0, {X, Y}) == {X: [("acl",)], Y: [("acl",)]}
     evaluator.close()
