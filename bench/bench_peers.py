@@ -16,9 +16,9 @@ seconds and peak RSS.
 With ``SNYK_PE`` set it prints ours/theirs per cell; without it, our column
 and the split of one in-process scan into phases: load (files to States),
 relations (the State into Wasm, relations evaluated and indexed), rules,
-results (judgements built into results), attributes (the traced second
-evaluation inferring the attribute paths each rule read) and output (the JSON
-report).
+results (judgements built into results), attributes (the reads recorded
+while each rule ran turned into the attribute paths it read, and located) and
+output (the JSON report).
 Nothing is asserted.
 """
 
@@ -390,7 +390,7 @@ def phases(rules: Path, target: Path) -> dict[str, float]:
     from engine.results.report import InputReport, ScanReport
 
     prepared = compile_rules([rules])
-    evaluator = RuleEvaluator(prepared.rule_set)
+    evaluator = RuleEvaluator(prepared.rule_set, infer_attributes=True)
     clock = time.process_time
     split: dict[str, float] = {}
     start = clock()

@@ -1,17 +1,18 @@
-"""The attribute paths a rule read of each resource: a second, traced evaluation.
+"""The attribute paths a rule read of each resource, recorded as it is evaluated.
 
 A rule that names no ``attributes`` for a resource of a result gets the paths
-it read of that resource, as snyk's engine infers them. The normal
-evaluation is untouched: a second instance of the rule set, compiled into an
-instrumented module (:mod:`engine.wasm.read_tracing`), is loaded with the same
-input (its relation index reused) and asked the rule's judgement again. The
-module records each read, ``opa_value_get(node, key)``, whose ``node`` lies in
-the address range of the resources asked about, as a pair of addresses in a
-buffer in Wasm memory; the host collects the distinct pairs and, once the
-evaluation returns, turns those of the resources asked about into paths.
-The addresses of every object and array of a resource are mapped to their
-paths the first time a rule asks about it on an input; a key is decoded once
-per evaluation (by its address).
+it read of that resource, as snyk's engine infers them. A scan's evaluator
+runs an instrumented copy of the rule set's module
+(:mod:`engine.wasm.read_tracing`), which records each read,
+``opa_value_get(node, key)``, whose ``node`` lies among the values the input
+was loaded as, as a pair of addresses in a buffer in Wasm memory. The reads
+of a rule's own evaluation are drained from the buffer (when it fills and
+when the evaluation returns) and kept, deduplicated once they grow past
+:data:`COMPACT_BYTES`, until its results are built; only those of the
+resources its results name no attributes for are then turned into paths,
+and the rest dropped with the next rule. The addresses of every object and array of a resource are
+mapped to their paths once per input, the first time a rule asks about it;
+a key is decoded once per evaluation (by its address).
 
 The paths of a resource are reduced as snyk reduces them: only the longest
 (a path that is the prefix of another read is dropped), none starting with a
@@ -26,14 +27,14 @@ only through the values it holds.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection
 from typing import Any
 
 from engine.inputs.source_map import AttributePath
 from engine.relations.snyk_api import SnykApi
 from engine.rules.compiler import CompiledPolicy
-from engine.rules.rule_set import CompiledRuleSet
-from engine.wasm.host import EvalError, Limits, PolicyInstance
+from engine.wasm.host import PolicyInstance
 from engine.wasm.memory import ARRAY, NUMBER, OBJECT, STRING, ValueReader
 from engine.wasm.read_tracing import PAIR, TRACE_FROM, TRACE_TO, traced_module
 
@@ -104,94 +105,105 @@ def traced_policy(policy: CompiledPolicy) -> CompiledPolicy:
 
 
 class AttributeReadError(Exception):
-    """The traced evaluation failed (a limit, an evaluation error); the message says why."""
+    """A rule's reads are not known (no traced copy of its module); the message says why."""
+
+
+_NODE = 0xFFFFFFFF
+"""The node's address in a read taken as one little-endian u64 (the key's is above it)."""
+
+COMPACT_BYTES = 4 << 20
+"""Pairs drained and not yet deduplicated are deduplicated once they reach this
+many bytes, so a rule reading the same values over and over holds its distinct
+reads only."""
 
 
 class AttributeReads:
-    """The traced instance of one rule set, and the reads of its last evaluation."""
+    """The reads of the input's resources by the last rule evaluated in a traced
+    instance, and the map of their addresses to paths.
 
-    def __init__(self, rule_set: CompiledRuleSet, limits: Limits, api: SnykApi) -> None:
-        """``api`` is the normal evaluation's: its relation index is reused."""
-        assert rule_set.policy is not None
-        self._policy = traced_policy(rule_set.policy)
-        self._rule_set = rule_set
-        self._limits = limits
-        self._main = api
-        self._api: SnykApi | None = None
-        self._instance: PolicyInstance | None = None
-        self._loaded: object = None
+    The evaluator running the instance calls :meth:`take` as the read hook,
+    :meth:`stop` before loading an input and :meth:`start` after,
+    :meth:`discard` before each rule and :meth:`keep` when it succeeded."""
+
+    def __init__(self) -> None:
         self._roots: dict[ResourceKey, list[tuple[int, dict[str, Any]]]] = {}
         """Each resource of the loaded input → the address of every resident copy
         of its object (one per resource array holding it), with the object."""
         self._nodes: dict[int, tuple[ResourceKey, AttributePath, Any]] = {}
         """Address of every object and array of the resources mapped so far →
         (its resource, its path there, its value)."""
-        self._spans: dict[ResourceKey, tuple[int, int] | None] = {}
-        """Each mapped resource → the lowest and highest address of its nodes
-        (None: it has no resident object)."""
-        self._pairs: set[tuple[int, int]] = set()
-        """The distinct (node, key) addresses the running evaluation read."""
+        self._mapped: set[ResourceKey] = set()
+        """The resources whose nodes are in :attr:`_nodes`."""
+        self._chunks: list[bytes] = []
+        """Pairs drained from the buffer since :meth:`discard`, not yet deduplicated."""
+        self._chunk_bytes = 0
+        self._pairs: set[int] = set()
+        """The distinct pairs drained since :meth:`discard` (:func:`_distinct`)."""
+        self._kept: int | None = None
+        """The rule whose evaluation drained the pairs."""
 
-    def close(self) -> None:
-        """Free the traced instance."""
-        if self._instance is not None:
-            self._instance.close()
-            self._instance = None
+    def take(self, pairs: bytes) -> None:
+        """The read hook: pairs drained from the instance's buffer."""
+        self._chunks.append(pairs)
+        self._chunk_bytes += len(pairs)
+        if self._chunk_bytes >= COMPACT_BYTES:
+            self._compact()
 
-    def _ready(self) -> PolicyInstance:
-        """The traced instance with the main evaluation's current input loaded."""
-        state = self._main.state
-        if self._instance is not None and self._loaded is state:
-            return self._instance
-        if self._instance is None:
-            self._api = SnykApi(self._main.relation_setup)
-            self._instance = PolicyInstance(
-                self._policy,
-                limits=self._limits,
-                custom=self._api.handlers(),
-                read_hook=self._take,
-            )
-        assert self._api is not None
-        self._loaded = None
-        self._roots, self._nodes, self._spans = {}, {}, {}
-        self._trace(self._instance, 0, 0)  # nothing traced while the new input is loaded
-        self._api.input_document = self._main.input_document
-        self._api.state = state
-        self._api.relations = self._main.relations
-        self._api.load(self._instance, state)
-        reader = self._instance.reader()
-        for array, objects in self._api.resource_arrays():
+    def _compact(self) -> None:
+        """Add the chunks drained to the distinct pairs."""
+        for chunk in self._chunks:
+            _add_distinct(self._pairs, chunk)
+        self._chunks = []
+        self._chunk_bytes = 0
+
+    @staticmethod
+    def stop(instance: PolicyInstance) -> None:
+        """Record no read in ``instance`` (while an input is loaded, relations included)."""
+        _trace(instance, 0, 0)
+
+    def start(self, instance: PolicyInstance, api: SnykApi) -> None:
+        """``api`` has loaded an input into ``instance``: forget the last input's
+        addresses and record the reads of every value loaded with this one."""
+        self.discard()
+        self._nodes, self._mapped = {}, set()
+        roots: dict[ResourceKey, list[tuple[int, dict[str, Any]]]] = {}
+        reader = instance.reader()
+        for array, objects in api.resource_arrays():
             for addr, obj in zip(reader.array(array), objects, strict=True):
                 key = (obj.get("_namespace"), obj.get("_type"), obj.get("_id"))
-                self._roots.setdefault(key, []).append((addr, obj))  # type: ignore[arg-type]
-        self._loaded = state
-        return self._instance
+                roots.setdefault(key, []).append((addr, obj))  # type: ignore[arg-type]
+        self._roots = roots
+        _trace(instance, *instance.input_span)
 
-    def reads(
-        self, rule_index: int, single: bool, wanted: Collection[ResourceKey]
+    def discard(self) -> None:
+        """Drop the reads drained and kept so far (a new rule starts, or one failed)."""
+        self._chunks = []
+        self._chunk_bytes = 0
+        self._pairs = set()
+        self._kept = None
+
+    def keep(self, rule_index: int) -> None:
+        """The reads drained since :meth:`discard` are rule ``rule_index``'s."""
+        self._kept = rule_index
+
+    def paths(
+        self,
+        instance: PolicyInstance,
+        rule_index: int,
+        single: bool,
+        wanted: Collection[ResourceKey],
     ) -> dict[ResourceKey, list[AttributePath]]:
-        """The attribute paths rule ``rule_index`` reads of each resource in
-        ``wanted`` (only those it read anything of, masked fields included, are
-        keys). :class:`AttributeReadError` when the traced evaluation fails."""
-        if not wanted or self._main.state is None:
+        """The attribute paths rule ``rule_index``, the last rule evaluated in
+        ``instance``, read of each resource in ``wanted`` (only those it read
+        anything of, masked fields included, are keys)."""
+        if self._kept != rule_index:
+            raise AttributeReadError("the rule's reads were not kept (it was not the last run)")
+        if not wanted:
             return {}
         wanted = set(wanted)
-        self._pairs = set()
-        try:
-            instance = self._ready()
-            assert self._api is not None
-            low, high = self._map(instance, wanted)
-            self._trace(instance, low, high)
-            self._api.begin_rule()
-            kind = "single" if single else "multi"
-            self._api.handover.evaluate(instance, self._rule_set.entrypoint(rule_index, kind))
-            # Before anything else runs in the instance: the keys are values of this evaluation.
-            found = self._paths(instance, wanted, single)
-        except EvalError as exc:
-            self.close()  # a failed evaluation may leave the instance unusable
-            raise AttributeReadError(str(exc)) from exc
-        finally:
-            self._pairs = set()
+        self._map(instance, wanted)
+        self._compact()
+        found = self._found(instance, wanted, single)
         reduced: dict[frozenset[AttributePath], list[AttributePath]] = {}
         out: dict[ResourceKey, list[AttributePath]] = {}
         for key, paths in found.items():  # resources alike are read alike: reduce once
@@ -201,33 +213,19 @@ class AttributeReads:
             out[key] = list(reduced[frozen])
         return out
 
-    def _take(self, pairs: bytes) -> None:
-        """The read hook: keep the distinct (node, key) pairs of the buffer."""
-        self._pairs.update(PAIR.iter_unpack(pairs))
-
-    @staticmethod
-    def _trace(instance: PolicyInstance, low: int, high: int) -> None:
-        """Record the reads of nodes in ``[low, high)`` from now on."""
-        instance.set_global(TRACE_FROM, low)
-        instance.set_global(TRACE_TO, high)
-
-    def _map(self, instance: PolicyInstance, wanted: set[ResourceKey]) -> tuple[int, int]:
-        """Map the nodes of the ``wanted`` resources not mapped yet; returns the
-        address range holding every node of the ``wanted`` resources."""
+    def _map(self, instance: PolicyInstance, wanted: set[ResourceKey]) -> None:
+        """Map the nodes of the ``wanted`` resources not mapped yet (not those
+        below a :data:`MASKED` field: no path through them is reported)."""
         reader = instance.reader()
         kind = reader.kind
         nodes = self._nodes
-        spans = self._spans
-        for owner in wanted:
-            if owner in spans:
-                continue
-            own: list[int] = []
+        for owner in wanted - self._mapped:
+            self._mapped.add(owner)
             for addr, obj in self._roots.get(owner, ()):
                 stack: list[tuple[int, AttributePath, Any]] = [(addr, (), obj)]
                 while stack:
                     node, path, value = stack.pop()
                     nodes[node] = (owner, path, value)
-                    own.append(node)
                     if isinstance(value, dict):
                         if kind(node) != OBJECT or not any(
                             isinstance(v, dict | list) for v in value.values()
@@ -237,6 +235,8 @@ class AttributeReads:
                         for key_addr, child in reader.object(node):
                             if kind(child) in (OBJECT, ARRAY) and kind(key_addr) == STRING:
                                 name = reader.string(key_addr)
+                                if not path and name in MASKED:
+                                    continue
                                 sub = value.get(name)
                                 if isinstance(sub, dict | list):
                                     stack.append((child, (*path, name), sub))
@@ -244,16 +244,11 @@ class AttributeReads:
                         for i, child in enumerate(reader.array(node)):
                             if i < len(value) and isinstance(value[i], dict | list):
                                 stack.append((child, (*path, i), value[i]))
-            spans[owner] = (min(own), max(own)) if own else None
-        found = [span for owner in wanted if (span := spans[owner]) is not None]
-        if not found:
-            return 0, 0
-        return min(low for low, _ in found), max(high for _, high in found) + 1
 
-    def _paths(
+    def _found(
         self, instance: PolicyInstance, wanted: set[ResourceKey], single: bool
     ) -> dict[ResourceKey, set[AttributePath]]:
-        """The paths the evaluation's reads name of each ``wanted`` resource.
+        """The paths the distinct pairs name of each ``wanted`` resource.
 
         A key is decoded once by its address: within one evaluation OPA's
         runtime frees no value a rule or builtin could have passed to
@@ -267,11 +262,12 @@ class AttributeReads:
         nodes = self._nodes
         steps: dict[int, str | int | None] = {}
         found: dict[ResourceKey, set[AttributePath]] = {}
-        for node, key in self._pairs:
-            entry = nodes.get(node)
+        for pair in self._pairs:
+            entry = nodes.get(pair & _NODE)
             if entry is None or entry[0] not in wanted:
                 continue
             owner, path, value = entry
+            key = pair >> 32
             step = steps[key] if key in steps else steps.setdefault(key, _key_step(reader, key))
             if step is None:
                 continue
@@ -279,6 +275,21 @@ class AttributeReads:
             if not single or _has(value, step):
                 paths.add((*path, step))
         return found
+
+
+def _add_distinct(distinct: set[int], pairs: bytes) -> None:
+    """Add the pairs of ``pairs`` (:data:`~engine.wasm.read_tracing.PAIR` each) to
+    ``distinct``, each as one integer: the node's address, plus the key's times 2**32."""
+    if sys.byteorder == "little":
+        distinct.update(memoryview(pairs).cast("Q"))
+    else:
+        distinct.update(node | key << 32 for node, key in PAIR.iter_unpack(pairs))
+
+
+def _trace(instance: PolicyInstance, low: int, high: int) -> None:
+    """Record the reads of nodes in ``[low, high)`` from now on."""
+    instance.set_global(TRACE_FROM, low)
+    instance.set_global(TRACE_TO, high)
 
 
 def _key_step(reader: ValueReader, addr: int) -> str | int | None:

@@ -6,6 +6,10 @@ applicable rule its judgement: multi-resource rules over the whole State,
 single-resource rules once per resource of their type inside one Wasm call.
 A rule that fails (error, time bound, memory cap) gets an error for that
 input; the instance is then rebuilt so the next rule starts clean.
+
+An evaluator made to infer attribute paths (a scan's) runs the instrumented
+copy of the module instead, recording what each rule reads of the input's
+resources as it is evaluated (:mod:`engine.evaluation.attribute_reads`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.internal_errors import internal_error
-from engine.evaluation.attribute_reads import AttributeReadError, AttributeReads, ResourceKey
+from engine.evaluation.attribute_reads import (
+    AttributeReadError,
+    AttributeReads,
+    ResourceKey,
+    traced_policy,
+)
 from engine.inputs.source_map import AttributePath
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
@@ -93,12 +102,27 @@ class RuleEvaluator:
         *,
         all_relations: bool = False,
         statics: list[RuleStatics] | None = None,
+        infer_attributes: bool = False,
     ) -> None:
         """``all_relations`` resolves every shipped relation, not only those
         the rules name (for listing them); ``statics`` are the rules' static
-        facts when already known (from a bundle), else they are evaluated."""
+        facts when already known (from a bundle), else they are evaluated;
+        ``infer_attributes`` runs the instrumented copy of the module, so that
+        :meth:`read_attributes` can tell what each rule read."""
         if rule_set.policy is None:
             raise ValueError("the rule set holds no compiled rules")
+        self._policy = rule_set.policy
+        self.infers_attributes = infer_attributes
+        """Whether the evaluator was made to infer attribute paths (:meth:`read_attributes`)."""
+        self._reads: AttributeReads | None = None
+        self._reads_unavailable = "the rules run without recording their reads"
+        """Why :meth:`read_attributes` cannot tell, when it cannot."""
+        if infer_attributes:
+            try:
+                self._policy = traced_policy(rule_set.policy)
+                self._reads = AttributeReads()
+            except WasmFormatError as exc:
+                self._reads_unavailable = f"the traced copy of the rules: {exc}"
         self.rule_set = rule_set
         self.limits = limits or Limits()
         self.api = SnykApi(
@@ -115,9 +139,6 @@ class RuleEvaluator:
         self._references: tuple[object, dict[int, dict[str, Any]]] = (None, {})
         """The resident objects' references, shared by the rules run on one input."""
         self._instance = self._new_instance()
-        self._attribute_reads: AttributeReads | None = None
-        self._attribute_reads_failed = ""
-        """Why the traced copy could not be made, once it could not."""
         if statics is not None and len(statics) != len(rule_set.rules):
             raise ValueError("statics must give one entry per rule")
         self.statics = [
@@ -143,8 +164,6 @@ class RuleEvaluator:
         """Free the Wasm instance (its store and memory) now rather than when
         the collector finds it; the evaluator cannot be used after."""
         self._instance.close()
-        if self._attribute_reads is not None:
-            self._attribute_reads.close()
 
     @property
     def abi_version(self) -> str:
@@ -153,11 +172,16 @@ class RuleEvaluator:
         return f"{major}.{minor}"
 
     def _new_instance(self) -> PolicyInstance:
-        assert self.rule_set.policy is not None
+        reads = self._reads
         instance = PolicyInstance(
-            self.rule_set.policy, limits=self.limits, custom=self.api.handlers()
+            self._policy,
+            limits=self.limits,
+            custom=self.api.handlers(),
+            read_hook=None if reads is None else reads.take,
         )
         self.api.load(instance, self._state)
+        if reads is not None:
+            reads.start(instance, self.api)
         return instance
 
     def _recover(self) -> None:
@@ -184,8 +208,12 @@ class RuleEvaluator:
         the memory bound, or holding numbers Rego cannot represent).
         """
         self._state = state
+        if self._reads is not None:
+            self._reads.stop(self._instance)  # the relations' reads are not a rule's
         try:
             self.api.load(self._instance, state)
+            if self._reads is not None:
+                self._reads.start(self._instance, self.api)
         except RelationsUnavailable:
             self._recover()  # loads the State again, now without relations
         except (EvalError, values.ValueError_) as exc:
@@ -209,11 +237,16 @@ class RuleEvaluator:
             run.errors.append(f"{where}: {statics.error}")
             return run
         self.api.begin_rule()
+        reads = self._reads
+        if reads is not None:
+            reads.discard()
         try:
             if statics.single:
                 self._run_single(index, run)
             else:
                 self._run_multi(index, run)
+            if reads is not None:
+                reads.keep(index)
         except EvalError as exc:
             run.errors.append(f"{where}: {exc}")
             self._recover()
@@ -228,19 +261,13 @@ class RuleEvaluator:
     def read_attributes(
         self, index: int, wanted: set[ResourceKey]
     ) -> dict[ResourceKey, list[AttributePath]]:
-        """The attribute paths rule ``index`` reads of the ``wanted`` resources of
-        the loaded State, by a second, traced evaluation
+        """The attribute paths rule ``index``, the last one :meth:`run`, read of
+        the ``wanted`` resources of the loaded State
         (:mod:`engine.evaluation.attribute_reads`); :class:`AttributeReadError`
-        when it cannot be made."""
-        if self._attribute_reads is None:
-            if self._attribute_reads_failed:
-                raise AttributeReadError(self._attribute_reads_failed)
-            try:
-                self._attribute_reads = AttributeReads(self.rule_set, self.limits, self.api)
-            except WasmFormatError as exc:
-                self._attribute_reads_failed = f"the traced copy of the rules: {exc}"
-                raise AttributeReadError(self._attribute_reads_failed) from exc
-        return self._attribute_reads.reads(index, self.statics[index].single, wanted)
+        when the evaluator does not record reads or that run failed."""
+        if self._reads is None:
+            raise AttributeReadError(self._reads_unavailable)
+        return self._reads.paths(self._instance, index, self.statics[index].single, wanted)
 
     def _judgements(self, index: int, kind: str) -> tuple[JudgementReader, int | None]:
         """Evaluate a judgement entrypoint: a reader of its result, and the

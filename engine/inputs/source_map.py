@@ -119,6 +119,18 @@ class DocumentSourceMap:
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
+_SCAN = _DECODER.scan_once
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_SCALAR = r"(?:" + _STRING + r"|-?[0-9][-+.0-9eE]*|true|false|null|NaN|-?Infinity)"
+_KEY = r'[ \t\n\r]*("([^"\\]*(?:\\.[^"\\]*)*)")[ \t\n\r]*:[ \t\n\r]*'
+_MEMBER = re.compile(r"[ \t\n\r]*,?" + _KEY)
+"""An object's next member up to its value: the comma before it (none before
+the first), its key (group 1 quoted, group 2 as written) and the colon."""
+_PAST_SCALAR = re.compile(_SCALAR + r"[ \t\n\r]*," + _KEY)
+"""A value that is no object or array, then the next member up to its value."""
+_SCALAR_VALUE = re.compile(_SCALAR)
+"""A value that is no object or array (an object or array is skipped by the C
+scanner of :mod:`json`)."""
 
 
 @dataclass
@@ -180,12 +192,25 @@ class _JsonPositions:
             return self._item(offset, step)
         return None
 
+    def _past_value(self, pos: int) -> int:
+        """The offset just past the value at ``pos``."""
+        text = self.text
+        if text[pos] in "{[":
+            try:
+                return _SCAN(text, pos)[1]  # type: ignore[no-any-return]
+            except StopIteration:
+                raise ValueError(f"expected a value at offset {pos}") from None
+        found = _SCALAR_VALUE.match(text, pos)
+        if found is None:
+            raise ValueError(f"expected a value at offset {pos}")
+        return found.end()
+
     def _next(self, members: _Members, closer: str) -> int | None:
         """Move past the pending value and its comma: the next entry's offset."""
         text = self.text
         pos = members.resume
         if members.pending:
-            pos = self._space(_DECODER.raw_decode(text, pos)[1])
+            pos = self._space(self._past_value(pos))
             members.pending = False
         if text[pos] == ",":
             pos = self._space(pos + 1)
@@ -198,18 +223,30 @@ class _JsonPositions:
         members = self._read.get(offset)
         if members is None:
             members = self._read[offset] = _Members({}, [], self._space(offset + 1))
-        while key not in members.keys and members.resume >= 0:
-            start = self._next(members, "}")
-            if start is None:
+        text = self.text
+        keys = members.keys
+        while key not in keys and members.resume >= 0:
+            pos = members.resume
+            found = None
+            if members.pending:
+                found = _PAST_SCALAR.match(text, pos)
+                if found is None:
+                    pos = self._past_value(pos)
+                members.pending = False
+            if found is None:
+                found = _MEMBER.match(text, pos)
+            if found is None:
+                if text[self._space(pos)] != "}":
+                    raise ValueError(f"expected a member or '}}' at offset {pos}")
+                members.resume = -1
                 break
-            name, pos = json.decoder.scanstring(self.text, start + 1)  # type: ignore[attr-defined]
-            pos = self._space(pos)
-            if self.text[pos] != ":":
-                raise ValueError(f"expected ':' at offset {pos}")
-            value = self._space(pos + 1)
-            members.keys.setdefault(name, (start, value))
+            name = found.group(2)
+            if "\\" in name:
+                name = json.decoder.scanstring(found.group(1), 1)[0]  # type: ignore[attr-defined]
+            value = found.end()
+            keys.setdefault(name, (found.start(1), value))
             members.resume, members.pending = value, True
-        return members.keys.get(key)
+        return keys.get(key)
 
     def _item(self, offset: int, index: int) -> tuple[int, int] | None:
         members = self._read.get(offset)

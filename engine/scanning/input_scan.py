@@ -61,7 +61,7 @@ def scan_one(
                 except Exception as exc:  # an engine bug must not lose the other rules
                     run.errors.append(internal_error(exc))
                     built = build(run, scan_input.state, resources)
-                if not run.rule.legacy and not run.errors:
+                if evaluator.infers_attributes and not run.rule.legacy and not run.errors:
                     try:
                         _infer_attributes(evaluator, index, built, resources, scan_input.name)
                     except Exception as exc:  # an engine bug must not lose the other rules
@@ -81,8 +81,9 @@ def _infer_attributes(
     input_name: str,
 ) -> None:
     """Give the resources of ``built`` that show no attribute path those rule
-    ``index`` read of them (a second, traced evaluation, only when some lack them);
-    a traced evaluation that fails leaves the results as they are, with a warning."""
+    ``index`` read of them as it was just evaluated; when the evaluator cannot
+    tell (no traced copy of the module), the results stay as they are, with a
+    warning."""
     for rule_results in built:
         wanted = without_attributes(rule_results)
         if not wanted:

@@ -109,7 +109,9 @@ def rules_payload(prepared: PreparedRules, selected: Selected, limits: Limits) -
 def worker_rules(payload: bytes) -> WorkerRules:
     """The rules and evaluator a worker builds from :func:`rules_payload`'s bytes."""
     prepared, selected, limits = pickle.loads(payload)
-    evaluator = RuleEvaluator(prepared.rule_set, limits, statics=prepared.statics)
+    evaluator = RuleEvaluator(
+        prepared.rule_set, limits, statics=prepared.statics, infer_attributes=True
+    )
     return WorkerRules(prepared.rule_set, selected, evaluator)
 
 
@@ -218,9 +220,12 @@ def scan_in_workers(
     cancelled; the workers are killed first."""
     payload = rules_payload(prepared, selected, limits)
     assert prepared.rule_set.policy is not None
-    load_module(prepared.rule_set.policy)  # native code into the cache once, for every worker
-    with contextlib.suppress(WasmFormatError):  # and of its copy inferring attribute paths
+    # Native code into the cache once, for every worker: of the copy inferring
+    # attribute paths the workers run (the module itself when it cannot be made).
+    try:
         load_module(traced_policy(prepared.rule_set.policy))
+    except WasmFormatError:
+        load_module(prepared.rule_set.policy)
     per_input = len(selected.rules)
     total = len(inputs) * per_input
     outcomes: dict[int, Outcome] = {}

@@ -111,7 +111,7 @@ def scan(
         )
     limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
     evaluator = (
-        RuleEvaluator(rule_set, limits, statics=prepared.statics)
+        RuleEvaluator(rule_set, limits, statics=prepared.statics, infer_attributes=True)
         if rule_set.policy is not None and rule_set.rules
         else None
     )

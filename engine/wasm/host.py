@@ -557,6 +557,9 @@ class PolicyInstance:
         self.data_addr = self.parse_json(policy.data)
         self._data_heap = self._call("opa_heap_ptr_get")
         self.input_addr = 0
+        self.input_span = (0, 0)
+        """The addresses ``[from, to)`` holding the input and the resident documents
+        of the last :meth:`set_input`."""
         self._ctx = 0
         self.set_input(None)
 
@@ -789,11 +792,13 @@ class PolicyInstance:
         ``resident`` documents (JSON or Rego value text) are parsed after the
         input and stay in memory with it until the next ``set_input``; their
         addresses are returned, for builtins to hand out without copying.
+        Every value parsed here lies in :attr:`input_span`.
         """
-        self._call("opa_heap_ptr_set", self._data_heap)
+        self._call("opa_heap_ptr_set", self._data_heap)  # which also empties the free lists
         parse = self.parse_value if rego_syntax else self.parse_json
         self.input_addr = parse(input_json) if input_json is not None else 0
         addrs = [self.parse_value(doc) for doc in resident]
+        self.input_span = (self._data_heap, self._call("opa_heap_ptr_get"))
         self._ctx = self._call("opa_eval_ctx_new")
         if self.input_addr:
             self._call("opa_eval_ctx_set_input", self._ctx, self.input_addr)

@@ -14,7 +14,7 @@ _keys = st.text(alphabet="abcé\"\\ /", min_size=1, max_size=4)
 # Printable text: YAML (the reference here) refuses control characters.
 _text = st.text(alphabet=st.sampled_from([*map(chr, range(32, 127)), "é", "€"]), max_size=5)
 _json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | _text,
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _text,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
     max_leaves=25,
 )

@@ -200,23 +200,23 @@ def test_a_failure_inferring_attributes_is_the_rules_error_and_spares_the_others
     assert all(r["results"] for r in rules)
 
 
-def test_a_traced_evaluation_that_fails_leaves_the_results_with_a_warning(
+def test_rules_whose_traced_copy_cannot_be_made_keep_their_results_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from engine.evaluation import attribute_reads
-    from engine.wasm.host import EvalError
+    from engine.wasm.binary import WasmFormatError
 
-    def fails(self: attribute_reads.AttributeReads) -> None:
-        raise EvalError("evaluation exceeded the time limit")
+    def fails(wasm: bytes) -> bytes:
+        raise WasmFormatError("the module has no opa_value_get function")
 
-    monkeypatch.setattr(attribute_reads.AttributeReads, "_ready", fails)
+    monkeypatch.setattr(attribute_reads, "traced_module", fails)
     main = write(tmp_path / "main.tf", MAIN_TF)
     write(tmp_path / "rules" / "multi.rego", MULTI)
     report = scan([main], [tmp_path / "rules"])
     assert not report.has_errors
     assert report.warnings == [
         f"{display_path(main.parent)}: data.rules.multi_reads: attribute paths not inferred: "
-        "evaluation exceeded the time limit"
+        "the traced copy of the rules: the module has no opa_value_get function"
     ]
     results = [r for i in report.inputs for rr in i.rule_results for r in rr.results]
     assert len(results) == 2
