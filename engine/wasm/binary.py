@@ -23,8 +23,9 @@ class WasmFormatError(Exception):
     """The bytes are not a Wasm module this reader understands."""
 
 
-def read_uleb(data: bytes, pos: int) -> tuple[int, int]:
-    """An unsigned LEB128 number at ``pos``: (value, position after it)."""
+def _read_leb(data: bytes, pos: int) -> tuple[int, int, int]:
+    """The bits of a LEB128 number at ``pos``: (value unsigned, its bit count,
+    position after it)."""
     result = shift = 0
     while True:
         if pos >= len(data):
@@ -34,7 +35,13 @@ def read_uleb(data: bytes, pos: int) -> tuple[int, int]:
         result |= (byte & 0x7F) << shift
         shift += 7
         if not byte & 0x80:
-            return result, pos
+            return result, shift, pos
+
+
+def read_uleb(data: bytes, pos: int) -> tuple[int, int]:
+    """An unsigned LEB128 number at ``pos``: (value, position after it)."""
+    result, _, pos = _read_leb(data, pos)
+    return result, pos
 
 
 def _skip_sleb(data: bytes, pos: int) -> int:
@@ -49,18 +56,10 @@ def _skip_sleb(data: bytes, pos: int) -> int:
 
 def read_sleb(data: bytes, pos: int) -> tuple[int, int]:
     """A signed LEB128 number at ``pos``: (value, position after it)."""
-    result = shift = 0
-    while True:
-        if pos >= len(data):
-            raise WasmFormatError("a LEB128 number runs past the end")
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            if byte & 0x40:
-                result -= 1 << shift
-            return result, pos
+    result, bits, pos = _read_leb(data, pos)
+    if result >> (bits - 1) & 1:  # the sign bit: bit 6 of the last byte
+        result -= 1 << bits
+    return result, pos
 
 
 def uleb(value: int) -> bytes:
