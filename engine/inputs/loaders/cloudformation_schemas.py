@@ -162,6 +162,8 @@ def _from_text(text: str, kind: str) -> Any:
     if kind == "bool":
         return text.lower() == "true"
     if kind == "int" and _GO_INT.fullmatch(text):
+        if len(text.lstrip("+-").lstrip("0")) > 19:  # past int64; Python refuses ~4,300 digits
+            return text
         number = int(text)
         return number if -_INT64 <= number < _INT64 else text
     if kind == "float":
