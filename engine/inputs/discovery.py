@@ -38,6 +38,7 @@ from engine.inputs.loaders.detection import (
     parse_documents,
     utf8_text,
 )
+from engine.inputs.loaders.hcl_parse_cache import parse_once
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.state import State, StateError, parse_state
@@ -615,6 +616,6 @@ def loaded_inputs(plan: LoadPlan, units: Sequence[LoadedUnit]) -> LoadedInputs:
 def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadedInputs:
     """Load every input found below ``paths``, in the order they are found."""
     options = options or LoadOptions()
-    with collector_paused():  # parsing allocates millions of acyclic objects
+    with collector_paused(), parse_once():  # parsing allocates millions of acyclic objects
         plan = plan_loading(paths, options)
         return loaded_inputs(plan, [load_unit(unit, options) for unit in plan.units])

@@ -63,6 +63,7 @@ from engine.inputs.loaders.hcl_expressions import (
 )
 from engine.inputs.loaders.hcl_file_functions import file_functions
 from engine.inputs.loaders.hcl_functions import FUNCTIONS, to_bool, to_number, to_string
+from engine.inputs.loaders.hcl_parse_cache import parsed
 from engine.inputs.loaders.hcl_unknown import Unknown
 from engine.inputs.loaders.loaded import (
     LoadedState,
@@ -380,15 +381,19 @@ def read_module(
         config.files.append(file_display)
         text = _read_text(path, file_display, None if _absolute(path) in trusted else root)
         if path.name.endswith(".json"):
-            raw = text.encode()
-            config.json_files[file_display] = raw
-            blocks = parse_json_syntax(raw, file_display)
-        else:
-            blocks = parse_native(text, file_display).blocks
-            config.suppressions += find_suppressions(text, file_display, "hcl")
+            config.json_files[file_display] = text.encode()
+        blocks, suppressions = parsed(file_display, text, _parse_file)
+        config.suppressions += suppressions
         for block in blocks:
             _add_block(config, block)
     return config
+
+
+def _parse_file(text: str, display: str) -> tuple[list[Block], list[InlineSuppression]]:
+    """The top-level blocks and the inline suppressions of one configuration file."""
+    if display.endswith(".json"):
+        return parse_json_syntax(text.encode(), display), []
+    return parse_native(text, display).blocks, find_suppressions(text, display, "hcl")
 
 
 def _add_block(config: ModuleConfig, block: Block) -> None:
