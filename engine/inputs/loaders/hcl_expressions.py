@@ -34,6 +34,7 @@ from engine.inputs.loaders.hcl_functions import (
     to_string,
     values_equal,
 )
+from engine.inputs.loaders.hcl_types import SetValue
 from engine.inputs.loaders.hcl_unknown import (
     UNKNOWN_TRANSPARENT_FUNCTIONS,
     Unknown,
@@ -522,7 +523,14 @@ def _function_call(node: Tree, context: Context) -> Any:
         # argument": the call has no value
         raise EvaluationError(f"{name}(): {exc}") from None
     spend(units_of(result))
+    if name in _SET_FUNCTIONS and isinstance(result, list):
+        return SetValue(result)
     return result
+
+
+_SET_FUNCTIONS = frozenset({"toset", "setunion", "setintersection", "setsubtract", "setproduct"})
+"""Functions whose result is a set (a ``dynamic`` block over it gives each element as
+``.key``)."""
 
 
 _ADDRESS_AS_TEXT_FUNCTIONS = frozenset(

@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import posixpath
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -64,6 +65,7 @@ from engine.inputs.loaders.hcl_expressions import (
 from engine.inputs.loaders.hcl_file_functions import file_functions
 from engine.inputs.loaders.hcl_functions import FUNCTIONS, to_bool, to_number, to_string
 from engine.inputs.loaders.hcl_parse_cache import parsed
+from engine.inputs.loaders.hcl_types import SetValue, conform, type_constraint
 from engine.inputs.loaders.hcl_unknown import Unknown
 from engine.inputs.loaders.loaded import (
     LoadedState,
@@ -90,8 +92,17 @@ MAX_MODULE_DEPTH = 16
 
 
 def is_configuration_file(path: Path) -> bool:
-    """Whether ``path`` is a Terraform configuration file (``*.tf`` or ``*.tf.json``)."""
-    return path.name.endswith((".tf", ".tf.json"))
+    """Whether ``path`` is a Terraform configuration file (``*.tf`` or ``*.tf.json``)
+    that Terraform reads: not one it ignores (:func:`is_ignored_file`)."""
+    return path.name.endswith((".tf", ".tf.json")) and not is_ignored_file(path.name)
+
+
+def is_ignored_file(name: str) -> bool:
+    """Whether Terraform's configuration loader skips a file of a module directory:
+    a hidden file (``.a.tf``), an editor backup (``main.tf~``) or an Emacs autosave
+    file (``#main.tf#``)."""
+    autosave = name.startswith("#") and name.endswith("#")
+    return name.startswith(".") or name.endswith("~") or autosave
 
 
 # --- configuration model --------------------------------------------------------------------
@@ -150,6 +161,10 @@ class ModuleConfig:
     """The inline suppression comments of its native-syntax files."""
     terraform: list[Block] = field(default_factory=list)
     """The ``terraform`` blocks (``required_providers``)."""
+    problems: list[LoaderError] = field(default_factory=list)
+    """Blocks left out, and why (a duplicate address, an invalid name)."""
+    declared: dict[tuple[str, ...], Block] = field(default_factory=dict)
+    """Resources, data sources and module calls by kind and labels."""
 
 
 def _file_display(directory_display: str, name: str) -> str:
@@ -396,11 +411,50 @@ def _parse_file(text: str, display: str) -> tuple[list[Block], list[InlineSuppre
     return parse_native(text, display).blocks, find_suppressions(text, display, "hcl")
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+"""A name Terraform accepts for a resource, data source or module call."""
+
+
+def _where(block: Block) -> str:
+    return f"{block.file}:{block.line}" if block.line else block.file
+
+
+def _refuse_block(config: ModuleConfig, block: Block, message: str) -> None:
+    text = f"{_where(block)}: {message}; not loaded"
+    config.problems.append(LoaderError(text, block.line or None))
+
+
+def _declared_once(config: ModuleConfig, block: Block) -> bool:
+    """Whether ``block`` has a valid name not declared before in its module; an
+    invalid name (``"x[0]"``) and a second declaration are refused as Terraform
+    refuses the configuration, naming the block (and the first one)."""
+    kind = "data source" if block.type == "data" else block.type
+    address = ".".join(block.labels if block.type != "data" else ("data", *block.labels))
+    name = block.labels[-1]
+    if not _IDENTIFIER.fullmatch(name):
+        _refuse_block(
+            config,
+            block,
+            f"{kind} {address}: invalid name {name!r} (a name starts with a letter or "
+            "underscore and holds only letters, digits, underscores and dashes)",
+        )
+        return False
+    first = config.declared.setdefault((block.type, *block.labels), block)
+    if first is not block:
+        _refuse_block(
+            config, block, f"{kind} {address} is declared twice (first at {_where(first)})"
+        )
+        return False
+    return True
+
+
 def _add_block(config: ModuleConfig, block: Block) -> None:
     if block.type in ("resource", "data") and len(block.labels) == 2:
-        config.resources.append(block)
+        if _declared_once(config, block):
+            config.resources.append(block)
     elif block.type == "module" and len(block.labels) == 1:
-        config.modules.append(block)
+        if _declared_once(config, block):
+            config.modules.append(block)
     elif block.type == "variable" and len(block.labels) == 1:
         config.variables[block.labels[0]] = block
     elif block.type == "output" and len(block.labels) == 1:
@@ -573,6 +627,8 @@ class _Run:
         if key not in self.configs:
             config = read_module(directory, display, root, named)
             self.files_read.update(config.files)
+            for problem in config.problems:
+                self.errors.setdefault(problem.message, problem)
             self.configs[key] = config
         return self.configs[key]
 
@@ -716,9 +772,17 @@ class _Module:
         return materialize(evaluate(default.expression, _LITERAL_CONTEXT))
 
     def _typed(self, declared: Block, value: Any) -> Any:
-        """``value`` converted to the variable's declared primitive type, when it has one."""
+        """``value`` converted to the variable's declared type: a primitive converted,
+        ``optional()`` defaults filled in and sets marked (:mod:`hcl_types`)."""
         if value is None:
             return value
+        written = declared.body.attributes.get("type")
+        if written is not None and isinstance(written.expression, Tree):
+            value = conform(
+                value,
+                type_constraint(written.expression),
+                lambda default: evaluate_or_null(default, _LITERAL_CONTEXT),
+            )
         kind = _declared_type(declared)
         converters: dict[str, Callable[[Any], Any]] = {
             "string": to_string,
@@ -1047,11 +1111,14 @@ def _dynamic_items(
     if content is None or "for_each" not in block.body.attributes:
         return
     try:
-        collection = materialize(evaluate(block.body.attributes["for_each"].expression, context))
+        written = evaluate(block.body.attributes["for_each"].expression, context)
+        collection = materialize(written)
     except EvaluationError:
         return
     if isinstance(collection, dict):
         pairs: list[tuple[Any, Any]] = sorted(collection.items())
+    elif isinstance(written, SetValue):  # as Terraform: a set element is its own key
+        pairs = [(value, value) for value in collection]
     elif isinstance(collection, list):
         pairs = list(enumerate(collection))
     else:
