@@ -464,3 +464,41 @@ def test_source_map() -> None:
         "vnet.json", 31, 15
     )
     assert loaded.source_map.resource_location(nsg_type, "nope") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the documented cases of uri(): Azure Resource Manager template functions
+        ("[uri('http://contoso.org/firstpath', 'myscript.sh')]", "http://contoso.org/myscript.sh"),
+        (
+            "[uri('http://contoso.org/firstpath/', 'myscript.sh')]",
+            "http://contoso.org/firstpath/myscript.sh",
+        ),
+        (
+            "[uri('http://contoso.org/firstpath/', '/myscript.sh')]",
+            "http://contoso.org/firstpath/myscript.sh",
+        ),
+        (
+            "[uri('http://contoso.org/firstpath/azuredeploy.json', 'myscript.sh')]",
+            "http://contoso.org/firstpath/myscript.sh",
+        ),
+        (
+            "[uri('http://contoso.org/firstpath/azuredeploy.json/', 'myscript.sh')]",
+            "http://contoso.org/firstpath/azuredeploy.json/myscript.sh",
+        ),
+        ("[uri('http://contoso.org', 'a.sh')]", "http://contoso.orga.sh"),
+        (
+            "[URI('https://x.blob.core.windows.net/t/', 'nested/main.json')]",
+            "https://x.blob.core.windows.net/t/nested/main.json",
+        ),
+        ("[uri('http://a/b/', 1)]", None),
+        (
+            "[uriComponent('http://contoso.com/resources/nested/azuredeploy.json')]",
+            "http%3A%2F%2Fcontoso.com%2Fresources%2Fnested%2Fazuredeploy.json",
+        ),
+        ("[uriComponentToString('http%3A%2F%2Fcontoso.com%2Fa%20b')]", "http://contoso.com/a b"),
+    ],
+)
+def test_uri_functions(text: str, expected: Any) -> None:
+    assert evaluate_text(text, SCOPE) == expected

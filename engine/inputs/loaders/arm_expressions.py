@@ -35,6 +35,7 @@ import base64
 import json
 import math
 import re
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -914,8 +915,41 @@ def _affix(test: str) -> Callable[[list[Any]], Any]:
     return function
 
 
+def _uri(args: list[Any]) -> Any:
+    """``uri(baseUri, relativeUri)`` as Azure documents it: after a base ending in ``/``
+    the relative URI is appended (one ``/`` where both have one); otherwise the base
+    loses everything after its last ``/`` (none but the scheme's ``//``: nothing)."""
+    if len(args) != 2 or not all(isinstance(a, str) for a in args):
+        return None
+    base, relative = args
+    if not base.endswith("/"):
+        _, scheme_slashes, rest = base.partition("//")
+        if "/" in (rest if scheme_slashes else base):
+            base = base[: base.rfind("/") + 1]
+    if base.endswith("/") and relative.startswith("/"):
+        relative = relative[1:]
+    return _string_result(base + relative, *args)
+
+
+def _uri_component(args: list[Any]) -> Any:
+    """``uriComponent(text)``: percent-encoded as JavaScript's ``encodeURIComponent``."""
+    if len(args) != 1 or not isinstance(args[0], str):
+        return None
+    return _string_result(urllib.parse.quote(args[0], safe="!'()*-._~"), args[0])
+
+
+def _uri_component_to_string(args: list[Any]) -> Any:
+    """``uriComponentToString(text)``: percent-decoded."""
+    if len(args) != 1 or not isinstance(args[0], str):
+        return None
+    return _string_result(urllib.parse.unquote(args[0]), args[0])
+
+
 _FUNCTIONS: dict[str, Callable[[list[Any]], Any]] = {
     "concat": _concat,
+    "uri": _uri,
+    "uricomponent": _uri_component,
+    "uricomponenttostring": _uri_component_to_string,
     "format": _format,
     "tolower": _string_function(str.lower),
     "toupper": _string_function(str.upper),
