@@ -151,3 +151,71 @@ def test_a_label_that_is_no_name_does_not_overwrite_a_count_instance(tmp_path: P
     assert buckets["aws_s3_bucket.x[0]"]["attributes"]["acl"] == "private"
     [error] = loaded.errors
     assert error.message.startswith("root/main.tf:5: resource aws_s3_bucket.x[0]: invalid name")
+
+
+BASE = """
+resource "aws_s3_bucket" "b" {
+  bucket = "data"
+  acl    = "private"
+  versioning {
+    enabled = true
+  }
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+
+locals {
+  name = "base"
+}
+
+resource "aws_s3_bucket" "named" {
+  bucket = local.name
+}
+"""
+
+
+def test_override_files_are_merged_as_terraform_merges_them(tmp_path: Path) -> None:
+    loaded = _load(
+        tmp_path,
+        {
+            "main.tf": BASE,
+            "override.tf": 'resource "aws_s3_bucket" "b" {\n  acl = "public-read"\n}\n',
+            "z_override.tf": (
+                'resource "aws_s3_bucket" "b" {\n'
+                "  versioning {\n    enabled = false\n  }\n"
+                "  lifecycle {\n    ignore_changes = [tags]\n  }\n"
+                "}\n"
+                'locals {\n  name = "overridden"\n}\n'
+            ),
+            "a_override.tf.json": '{"resource": {"aws_s3_bucket": {"b": {"bucket": "json"}}}}',
+        },
+    )
+    buckets = _resources(loaded, "aws_s3_bucket")
+    bucket = buckets["aws_s3_bucket.b"]["attributes"]
+    assert bucket["acl"] == "public-read"
+    assert bucket["bucket"] == "json"
+    assert bucket["versioning"] == [{"enabled": False}]
+    assert buckets["aws_s3_bucket.named"]["attributes"]["bucket"] == "overridden"
+    assert not loaded.errors
+    source_map = loaded.source_map
+    assert source_map is not None
+    acl = source_map.attribute_location("aws_s3_bucket", "aws_s3_bucket.b", ("acl",))
+    assert acl is not None and (acl.path, acl.line) == ("root/override.tf", 2)
+    where = source_map.resource_location("aws_s3_bucket", "aws_s3_bucket.b")
+    assert where is not None and (where.path, where.line) == ("root/main.tf", 2)
+
+
+def test_an_override_of_nothing_is_an_error_naming_it(tmp_path: Path) -> None:
+    loaded = _load(
+        tmp_path,
+        {
+            "main.tf": BASE,
+            "override.tf": 'resource "aws_s3_bucket" "other" {\n  acl = "public-read"\n}\n',
+        },
+    )
+    assert "aws_s3_bucket.other" not in _resources(loaded, "aws_s3_bucket")
+    [error] = loaded.errors
+    assert error.message.startswith(
+        "root/override.tf:1: override of resource 'aws_s3_bucket.other' has no declaration"
+    )
