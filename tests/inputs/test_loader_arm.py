@@ -18,16 +18,9 @@ from hypothesis import strategies as st
 from loader_goldens import UPDATE, reference_rows, write_golden
 
 from engine.inputs.loaders.arm import INPUT_TYPE, load, recognises
-from engine.inputs.loaders.arm_expressions import (
-    Call,
-    ExpressionSyntaxError,
-    Index,
-    Literal,
-    Member,
-    TemplateScope,
-    evaluate_text,
-    parse_expression,
-)
+from engine.inputs.loaders.arm_expressions import TemplateScope, evaluate_text
+from engine.inputs.loaders.arm_parse import Call, Index, Literal, Member, parse_expression
+from engine.inputs.loaders.arm_tokens import ExpressionSyntaxError
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.source_map import SourceLocation
