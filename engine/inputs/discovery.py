@@ -82,6 +82,8 @@ class ScanInput:
     source_files: tuple[str, ...] = ()
     suppressions: tuple[InlineSuppression, ...] = ()
     """Inline suppression comments in its files (HCL and YAML inputs)."""
+    warnings: tuple[str, ...] = ()
+    """What its State may lack and why (its loader's warnings)."""
 
     @property
     def name(self) -> str:
@@ -287,7 +289,9 @@ def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInp
     state = parse_state(loaded.document)  # a StateError here is a loader bug
     state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
     files = tuple(sorted(set(loaded.source_files))) or (shown,)
-    return ScanInput(shown, None, state, files, tuple(loaded.suppressions))
+    return ScanInput(
+        shown, None, state, files, tuple(loaded.suppressions), tuple(loaded.warnings)
+    )
 
 
 _LOCATED = re.compile(r"(?P<file>[^:\n]+?)(?::(?P<line>[0-9]+))?: (?P<message>.*)", re.DOTALL)

@@ -189,3 +189,20 @@ def test_an_evaluator_bug_is_an_internal_error_naming_file_and_line(
     [error] = loaded.errors
     assert error.message.startswith("root/main.tf:2: aws_s3_bucket.a.bucket: internal error: ")
     assert "RuntimeError: evaluator bug" in error.message and error.line == 2
+
+
+def test_resources_of_a_module_whose_count_is_unknown_are_kept_and_marked(
+    tmp_path: Path,
+) -> None:
+    child = tmp_path / "child"
+    child.mkdir()
+    (child / "main.tf").write_text('resource "aws_s3_bucket" "b" {\n  acl = "public-read"\n}\n')
+    resources = _load(
+        tmp_path,
+        'data "aws_ssm_parameter" "on" { name = "on" }\n'
+        'module "m" {\n  source = "./child"\n'
+        '  count = data.aws_ssm_parameter.on.value == "1" ? 1 : 0\n}\n',
+    )
+    bucket = resources["aws_s3_bucket"]["module.m[0].aws_s3_bucket.b"]
+    assert bucket["meta"]["unknown_instances"] == "module.m count"
+    assert bucket["attributes"]["acl"] == "public-read"

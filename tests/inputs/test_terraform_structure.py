@@ -57,7 +57,7 @@ def test_optional_defaults_fill_object_attributes(tmp_path: Path) -> None:
 def test_optional_defaults_apply_to_values_given_by_tfvars(tmp_path: Path) -> None:
     files = {
         "main.tf": OPTIONAL_DEFAULTS,
-        "terraform.tfvars": 'buckets = { x = {}, y = { versioning = false }, z = {} }\n',
+        "terraform.tfvars": "buckets = { x = {}, y = { versioning = false }, z = {} }\n",
     }
     buckets = _resources(_load(tmp_path, files), "aws_s3_bucket")
     assert sorted(buckets) == ['aws_s3_bucket.b["x"]', 'aws_s3_bucket.b["z"]']
@@ -134,8 +134,7 @@ def test_a_duplicate_address_is_an_error_naming_both_blocks(tmp_path: Path) -> N
     assert list(_resources(loaded, "aws_s3_bucket")) == ["aws_s3_bucket.b"]
     [error] = loaded.errors
     assert error.message == (
-        "root/b.tf:3: resource aws_s3_bucket.b is declared twice (first at root/a.tf:1); "
-        "not loaded"
+        "root/b.tf:3: resource aws_s3_bucket.b is declared twice (first at root/a.tf:1); not loaded"
     )
 
 
@@ -219,3 +218,33 @@ def test_an_override_of_nothing_is_an_error_naming_it(tmp_path: Path) -> None:
     assert error.message.startswith(
         "root/override.tf:1: override of resource 'aws_s3_bucket.other' has no declaration"
     )
+
+
+def test_a_module_that_is_not_available_is_a_warning_naming_the_block(tmp_path: Path) -> None:
+    loaded = _load(
+        tmp_path,
+        {
+            "main.tf": 'module "vpc" {\n  source = "terraform-aws-modules/vpc/aws"\n}\n'
+            'module "local" {\n  source = "./missing"\n}\n'
+        },
+    )
+    assert loaded.document["resources"] == {}
+    assert not loaded.errors
+    assert loaded.warnings == [
+        "root/main.tf:1: module 'vpc' not loaded: source 'terraform-aws-modules/vpc/aws' is not "
+        "downloaded (no entry in .terraform/modules/modules.json: run terraform init before "
+        "scanning); its resources are not scanned",
+        "root/main.tf:4: module 'local' not loaded: its directory root/missing does not exist; "
+        "its resources are not scanned",
+    ]
+
+
+def test_the_warning_reaches_the_state_command(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from engine.cli.main import app
+
+    (tmp_path / "main.tf").write_text('module "m" {\n  source = "./gone"\n}\n')
+    result = CliRunner().invoke(app, ["state", str(tmp_path)])
+    assert result.exit_code == 0
+    assert "main.tf:1: module 'm' not loaded: its directory" in result.stderr

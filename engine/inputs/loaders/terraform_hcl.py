@@ -143,6 +143,7 @@ def _load_module(
         sorted(run.files_read),
         [run.errors[message] for message in sorted(run.errors)],
         sorted(suppressions),
+        sorted(run.warnings),
     )
 
 

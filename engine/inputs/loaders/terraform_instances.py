@@ -55,6 +55,9 @@ class ModuleScope(Protocol):
     context: Context
     groups: dict[tuple[str, str], ResourceGroup]
     version_constraints: dict[str, str]
+    unknown_expansion: str | None
+    """Set when the module instance stands for a number of instances known only after
+    apply."""
 
     def provider(self, block: Block) -> Any:
         """The provider configuration a resource uses."""
@@ -188,7 +191,7 @@ class ResourceInstance(ResourceHandle):
         unknown: str | None = None,
     ) -> None:
         self.group = group
-        self.unknown_expansion = unknown
+        self.unknown_expansion = unknown or group.module.unknown_expansion
         """``count``/``for_each`` when how many instances there are is known only after apply."""
         self.resource_type = group.resource_type
         self.key = f"{group.address}{suffix}"

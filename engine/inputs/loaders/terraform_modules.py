@@ -42,6 +42,7 @@ from engine.inputs.loaders.terraform_blocks import (
     absolute,
     argument_expression,
     display_in,
+    written_at,
 )
 from engine.inputs.loaders.terraform_files import read_module
 from engine.inputs.loaders.terraform_instances import (
@@ -78,6 +79,8 @@ class LoadRun:
     files_read: set[str] = field(default_factory=set)
     errors: dict[str, LoaderError] = field(default_factory=dict)
     """Calls not loaded (depth limit, cycles) and internal errors, by message."""
+    warnings: set[str] = field(default_factory=set)
+    """Module calls whose source is not available."""
 
     def config(
         self,
@@ -155,10 +158,14 @@ class ModuleInstance:
         inputs: Callable[[str], Any],
         ancestors: tuple[Path, ...],
         providers: dict[str, ProviderConfig],
+        unknown_expansion: str | None = None,
     ) -> None:
         self.run = run
         self.config = config
         self.prefix = prefix
+        self.unknown_expansion = unknown_expansion
+        """``module.<name> count``/``for_each`` when this instance stands for a number
+        of instances known only after apply (of its call or of a call above it)."""
         self.manifest_key = manifest_key
         self._inputs = inputs
         self.ancestors = (*ancestors, config.directory.resolve())
@@ -330,6 +337,24 @@ class _ModuleCall:
         display = posixpath.normpath(posixpath.join(self.parent.run.namespace, directory))
         return self.parent.run.root_directory / directory, display
 
+    def _unavailable(self, location: tuple[Path, str] | None) -> None:
+        """Warn that this call's source is not available, naming the ``module`` block:
+        its resources are not in the State (Terraform would not plan without it)."""
+        source = evaluate_or_null(argument_expression(self.block, "source"), LITERAL_CONTEXT)
+        if location is not None:
+            why = f"its directory {location[1]} does not exist"
+        elif isinstance(source, str):
+            why = (
+                f"source {source!r} is not downloaded (no entry in "
+                ".terraform/modules/modules.json: run terraform init before scanning)"
+            )
+        else:
+            why = "its source is not a string"
+        where = written_at(self.block)
+        self.parent.run.warnings.add(
+            f"{where}: module {self.name!r} not loaded: {why}; its resources are not scanned"
+        )
+
     def _refuse(self, message: str) -> None:
         """Record why this call is not loaded, naming the ``module`` block."""
         block = self.block
@@ -351,6 +376,7 @@ class _ModuleCall:
             return self._instances
         location = self._location()
         if location is None or not location[0].is_dir():
+            self._unavailable(location)
             return None
         directory, display = location
         real = directory.resolve()
@@ -368,17 +394,18 @@ class _ModuleCall:
             return None
         config = self.parent.run.config(directory, display, self._root(directory))
         expanded = expand(self.block, self.parent.context)
+        unknown = f"module.{self.name} {expanded.unknown}" if expanded.unknown else None
         if expanded.single:
-            self._instances = self._instance(config, *expanded.instances[0])
+            self._instances = self._instance(config, *expanded.instances[0], unknown)
         else:
             self._instances = [
-                (instance_key(bindings), self._instance(config, suffix, bindings))
+                (instance_key(bindings), self._instance(config, suffix, bindings, unknown))
                 for suffix, bindings in expanded.instances
             ]
         return self._instances
 
     def _instance(
-        self, config: ModuleConfig, suffix: str, bindings: dict[str, Any]
+        self, config: ModuleConfig, suffix: str, bindings: dict[str, Any], unknown: str | None
     ) -> ModuleInstance:
         parent = self.parent
         context = parent.context.bind(bindings)
@@ -401,6 +428,7 @@ class _ModuleCall:
             inputs,
             parent.ancestors,
             self._providers(context),
+            unknown or parent.unknown_expansion,
         )
 
     def _providers(self, context: Context) -> dict[str, ProviderConfig]:
