@@ -15,17 +15,14 @@ exception is a bug in the evaluator and propagates.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
-from lark import Token, Tree
-from lark.exceptions import UnexpectedInput
+from lark import Tree
 
-from engine.inputs.loaders import hcl_parser
-from engine.inputs.loaders.evaluation_budget import BudgetExhausted, spend, units_of
+from engine.inputs.loaders.evaluation_budget import spend, units_of
 from engine.inputs.loaders.hcl_functions import (
-    FUNCTIONS,
     FunctionError,
     is_number,
     normalize_number,
@@ -33,6 +30,20 @@ from engine.inputs.loaders.hcl_functions import (
     to_number,
     to_string,
     values_equal,
+)
+from engine.inputs.loaders.hcl_syntax import (
+    Directive,
+    TemplatePart,
+    apply_strips,
+    children,
+    directive_kind,
+    identifier_name,
+    parse_expression,
+    split_template,
+    string_parts,
+    token_children,
+    traversal_text,
+    unescape,
 )
 from engine.inputs.loaders.hcl_types import SetValue
 from engine.inputs.loaders.hcl_unknown import (
@@ -43,99 +54,18 @@ from engine.inputs.loaders.hcl_unknown import (
     known_or_null,
     logical_with_unknown,
 )
-
-
-class EvaluationError(Exception):
-    """An expression has no value here (unknown name, type error, unknown function...)."""
-
-
-NO_VALUE = (EvaluationError, FunctionError, BudgetExhausted)
-"""The exceptions that mean "this expression has no value" (the budget spent: the
-loader reports the limit); anything else is a bug."""
-
-
-class Traversable:
-    """A value resolved one attribute or index at a time."""
-
-    def attribute(self, name: str) -> Any:
-        """The value of ``.name``."""
-        raise EvaluationError(f"no attribute {name!r}")
-
-    def index(self, key: Any) -> Any:
-        """The value of ``[key]``."""
-        raise EvaluationError("not indexable")
-
-    def materialize(self) -> Any:
-        """The plain value this stands for when used whole."""
-        raise EvaluationError("not a value")
-
-
-class ResourceHandle(Traversable):
-    """A resource instance; accessing its attributes is recorded as a reference."""
-
-    resource_type: str
-    key: str
-
-
-class ResourceAddress(str):
-    """What a reference to an unset resource attribute evaluates to: the resource's
-    address, remembering the resource and attribute (so that a reference passed
-    through variables, locals and module outputs can still be recorded)."""
-
-    target: ResourceHandle
-    target_attribute: str | None
-
-    @classmethod
-    def of(cls, target: ResourceHandle, attribute: str | None) -> ResourceAddress:
-        """The address of ``target``, read as its ``attribute``."""
-        address = cls(target.key)
-        address.target = target
-        address.target_attribute = attribute
-        return address
-
-
-def plain(value: Any, found: list[ResourceAddress]) -> Any:
-    """``value`` with every :class:`ResourceAddress` made a plain string (and collected)."""
-    if isinstance(value, ResourceAddress):
-        found.append(value)
-        return str(value)
-    if isinstance(value, list):
-        return [plain(v, found) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v, found) for k, v in value.items()}
-    return value
-
-
-@dataclass(frozen=True)
-class JsonExpression:
-    """An expression of the JSON syntax: a JSON value whose strings are templates."""
-
-    value: Any
-
-
-Expression = Tree | JsonExpression
-"""An expression: a lark tree (native syntax) or a JSON-syntax value."""
-
-ReferenceSink = Callable[[ResourceHandle, str | None], None]
-
-
-@dataclass(frozen=True)
-class Context:
-    """What names mean while evaluating: root names, local bindings and functions."""
-
-    resolve: Callable[[str], Any]
-    """The value of a root name (``var``, ``local``, a resource type...); raises when unknown."""
-    bindings: Mapping[str, Any] = field(default_factory=dict)
-    """Names bound by ``for`` expressions, ``count``, ``each``, dynamic iterators."""
-    on_reference: ReferenceSink | None = None
-    functions: Mapping[str, Callable[..., Any]] = field(default_factory=lambda: FUNCTIONS)
-    strict: bool = False
-    """Inside ``try``/``can``: an element of a tuple or object that has no value makes the
-    whole expression fail (as in Terraform) instead of becoming null."""
-
-    def bind(self, names: Mapping[str, Any]) -> Context:
-        """This context with more names bound."""
-        return replace(self, bindings={**self.bindings, **names})
+from engine.inputs.loaders.hcl_values import (
+    NO_VALUE,
+    Context,
+    EvaluationError,
+    Expression,
+    JsonExpression,
+    ResourceAddress,
+    ResourceHandle,
+    Traversable,
+    materialize,
+    plain,
+)
 
 
 def evaluate_or_null(expression: Expression, context: Context) -> Any:
@@ -159,74 +89,6 @@ def evaluate(expression: Expression, context: Context) -> Any:
         raise EvaluationError("expression too deep") from None
 
 
-def materialize(value: Any, context: Context | None = None) -> Any:
-    """``value`` with every :class:`Traversable` replaced by its plain value."""
-    if isinstance(value, Traversable):
-        if isinstance(value, ResourceHandle) and context and context.on_reference:
-            context.on_reference(value, None)
-        return materialize(value.materialize(), context)
-    if isinstance(value, list):
-        return [materialize(v, context) for v in value]
-    if isinstance(value, dict):
-        return {k: materialize(v, context) for k, v in value.items()}
-    return value
-
-
-def parse_expression(text: str) -> Tree:
-    """The parse tree of one expression written in native syntax."""
-    try:
-        tree = hcl_parser.parse(f"x = {text}\n")
-    except UnexpectedInput as exc:
-        raise EvaluationError(f"invalid expression: {exc}") from None
-    body = _children(tree)[0]
-    attributes = _children(body)
-    if len(attributes) != 1 or attributes[0].data != "attribute":
-        raise EvaluationError("not one expression")
-    return _children(attributes[0])[-1]
-
-
-# --- tree helpers ---------------------------------------------------------------------------
-
-
-def _children(node: Tree) -> list[Tree]:
-    """The child trees of ``node``, without tokens and newlines/comments."""
-    return [c for c in node.children if isinstance(c, Tree) and c.data != "new_line_or_comment"]
-
-
-def _tokens(node: Tree) -> list[Token]:
-    return [c for c in node.children if isinstance(c, Token)]
-
-
-def identifier_name(node: Tree) -> str | None:
-    """The name of an ``identifier``/``keyword``/``literal_value`` node, or of an
-    expression that is just one bare name."""
-    while node.data in ("expr_term", "object_elem_key") and len(node.children) == 1:
-        child = node.children[0]
-        if not isinstance(child, Tree):
-            return None
-        node = child
-    if node.data in ("identifier", "keyword", "literal_value"):
-        return str(node.children[0])
-    return None
-
-
-def traversal_text(node: Tree) -> str | None:
-    """``aws.west`` for a reference written as names and attributes only (else None)."""
-    if node.data == "expr_term" and len(_children(node)) == 1:
-        return traversal_text(_children(node)[0])
-    if node.data == "identifier":
-        return str(node.children[0])
-    if node.data == "get_attr_expr_term":
-        base, step = _children(node)
-        head = traversal_text(base)
-        name = identifier_name(_children(step)[0])
-        return f"{head}.{name}" if head and name else None
-    return None
-
-
-# --- evaluation -----------------------------------------------------------------------------
-
-
 def _evaluate(node: Tree, context: Context) -> Any:
     spend(1)
     handler = _HANDLERS.get(str(node.data))
@@ -236,7 +98,7 @@ def _evaluate(node: Tree, context: Context) -> Any:
 
 
 def _expr_term(node: Tree, context: Context) -> Any:
-    inner = _children(node)
+    inner = children(node)
     if len(inner) != 1:
         raise EvaluationError("malformed expression")
     return _evaluate(inner[0], context)
@@ -262,7 +124,7 @@ def _identifier(node: Tree, context: Context) -> Any:
 
 
 def _tuple(node: Tree, context: Context) -> Any:
-    return [_element(child, context) for child in _children(node)]
+    return [_element(child, context) for child in children(node)]
 
 
 def _element(node: Tree, context: Context) -> Any:
@@ -276,11 +138,11 @@ def _element(node: Tree, context: Context) -> Any:
 
 def _object(node: Tree, context: Context) -> Any:
     result: dict[str, Any] = {}
-    for elem in _children(node):
-        key_node, value_node = _children(elem)
+    for elem in children(node):
+        key_node, value_node = children(elem)
         name = identifier_name(key_node)
         if name is None:
-            key = materialize(_evaluate(_children(key_node)[0], context), context)
+            key = materialize(_evaluate(children(key_node)[0], context), context)
             if _unknown(key):
                 return _as_unknown(key)
             if key is None:
@@ -291,7 +153,7 @@ def _object(node: Tree, context: Context) -> Any:
 
 
 def _conditional(node: Tree, context: Context) -> Any:
-    condition, when_true, when_false = _children(node)
+    condition, when_true, when_false = children(node)
     decided = materialize(_evaluate(condition, context), context)
     if _unknown(decided):
         return _as_unknown(decided)
@@ -299,8 +161,8 @@ def _conditional(node: Tree, context: Context) -> Any:
 
 
 def _unary_op(node: Tree, context: Context) -> Any:
-    operator = str(_tokens(node)[0]).strip()
-    value = materialize(_evaluate(_children(node)[0], context), context)
+    operator = str(token_children(node)[0]).strip()
+    value = materialize(_evaluate(children(node)[0], context), context)
     if _unknown(value):
         return _as_unknown(value)
     if operator == "!":
@@ -309,8 +171,8 @@ def _unary_op(node: Tree, context: Context) -> Any:
 
 
 def _binary_op(node: Tree, context: Context) -> Any:
-    left_node, term = _children(node)[:2]
-    operator_node, right_node = _children(term)
+    left_node, term = children(node)[:2]
+    operator_node, right_node = children(term)
     operator = str(operator_node.children[0]).strip()
     left = materialize(_evaluate(left_node, context), context)
     if _unknown(left):
@@ -432,17 +294,17 @@ def get_index(value: Any, key: Any, context: Context) -> Any:
 
 def _step(step: Tree, value: Any, context: Context) -> Any:
     if step.data == "get_attr":
-        name = identifier_name(_children(step)[0])
+        name = identifier_name(children(step)[0])
         if name is None:
             raise EvaluationError("malformed attribute access")
         return get_attribute(value, name, context)
     if step.data == "short_index":
-        return get_index(value, int(str(_tokens(step)[-1])), context)
-    return get_index(value, _evaluate(_children(step)[0], context), context)
+        return get_index(value, int(str(token_children(step)[-1])), context)
+    return get_index(value, _evaluate(children(step)[0], context), context)
 
 
 def _index_expr_term(node: Tree, context: Context) -> Any:
-    base, step = _children(node)
+    base, step = children(node)
     return _step(step, _evaluate(base, context), context)
 
 
@@ -459,12 +321,12 @@ def _splat_items(value: Any) -> list[Any]:
 
 
 def _full_splat_expr_term(node: Tree, context: Context) -> Any:
-    base, splat = _children(node)
+    base, splat = children(node)
     collection = _evaluate(base, context)
     if isinstance(collection, Unknown):
         return collection
     items = _splat_items(collection)
-    steps = _children(splat)
+    steps = children(splat)
     result = []
     for item in items:
         for step in steps:
@@ -474,12 +336,12 @@ def _full_splat_expr_term(node: Tree, context: Context) -> Any:
 
 
 def _attr_splat_expr_term(node: Tree, context: Context) -> Any:
-    base, splat = _children(node)
+    base, splat = children(node)
     collection = _evaluate(base, context)
     if isinstance(collection, Unknown):
         return collection
     items = _splat_items(collection)
-    steps = _children(splat)
+    steps = children(splat)
     attributes = 0
     while attributes < len(steps) and steps[attributes].data == "get_attr":
         attributes += 1
@@ -494,12 +356,12 @@ def _attr_splat_expr_term(node: Tree, context: Context) -> Any:
 
 
 def _function_call(node: Tree, context: Context) -> Any:
-    parts = _children(node)
+    parts = children(node)
     names = [str(p.children[0]) for p in parts if p.data == "identifier"]
     name = "::".join(names)
     arguments = [p for p in parts if p.data == "arguments"]
-    argument_nodes = _children(arguments[0]) if arguments else []
-    expand = bool(arguments) and any(str(t) == "..." for t in _tokens(arguments[0]))
+    argument_nodes = children(arguments[0]) if arguments else []
+    expand = bool(arguments) and any(str(t) == "..." for t in token_children(arguments[0]))
     if name in ("try", "can"):
         return _try_or_can(name, argument_nodes, context)
     function = context.functions.get(name)
@@ -608,14 +470,14 @@ def _for_items(collection: Any) -> Iterator[tuple[Any, Any]]:
 
 
 def _for_parts(node: Tree) -> tuple[list[str], Tree, list[Tree], Tree | None, bool]:
-    parts = _children(node)
+    parts = children(node)
     intro = parts[0]
-    intro_parts = _children(intro)
+    intro_parts = children(intro)
     names = [str(p.children[0]) for p in intro_parts if p.data == "identifier"]
     condition = parts[-1] if parts[-1].data == "for_cond" else None
     bodies = parts[1 : -1 if condition is not None else None]
-    grouped = any(str(t) == "..." for t in _tokens(node))
-    cond_expr = _children(condition)[0] if condition is not None else None
+    grouped = any(str(t) == "..." for t in token_children(node))
+    cond_expr = children(condition)[0] if condition is not None else None
     return names, intro_parts[-1], bodies, cond_expr, grouped
 
 
@@ -669,98 +531,12 @@ def _for_object_expr(node: Tree, context: Context) -> Any:
     return result
 
 
-# --- templates ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Directive:
-    kind: str  # "interp", "if", "else", "endif", "for", "endfor"
-    expression: Tree | None = None
-    names: tuple[str, ...] = ()
-    strip_before: bool = False
-    strip_after: bool = False
-
-
-TemplatePart = str | _Directive
-
-_ESCAPES = re.compile(r'\\(?:([nrt"\\])|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))')
-_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
-
-
-def _not_a_character(code: int) -> bool:
-    """Whether ``code`` is no Unicode scalar value (a surrogate half, or past U+10FFFF)."""
-    return 0xD800 <= code <= 0xDFFF or code > 0x10FFFF
-
-
-def invalid_escape(text: str) -> str | None:
-    """Why a string literal's escapes cannot be decoded (None: they can). Like HCL, an
-    escape naming no Unicode scalar value cannot be encoded in UTF-8."""
-    for match in _ESCAPES.finditer(text):
-        if match.group(1):
-            continue
-        code = int(match.group(2) or match.group(3), 16)
-        if _not_a_character(code):
-            return (
-                f"invalid escape sequence {match.group(0)}: "
-                f"cannot encode character U+{code:04X} in UTF-8"
-            )
-    return None
-
-
-def _unescape(text: str) -> str:
-    def one(match: re.Match[str]) -> str:
-        if match.group(1):
-            return _SIMPLE_ESCAPES[match.group(1)]
-        code = int(match.group(2) or match.group(3), 16)
-        if _not_a_character(code):
-            raise EvaluationError(invalid_escape(match.group(0)) or "invalid escape sequence")
-        return chr(code)
-
-    return _ESCAPES.sub(one, text)
-
-
-def _string_parts(node: Tree) -> list[TemplatePart]:
-    parts: list[TemplatePart] = []
-    for part in _children(node):
-        content = part.children[0]
-        if isinstance(content, Token):
-            text = str(content)
-            if content.type == "ESCAPED_INTERPOLATION" or content.type == "ESCAPED_DIRECTIVE":
-                parts.append(text[1:])
-            else:
-                parts.append(_unescape(text))
-            continue
-        tokens = [str(t).strip() for t in _tokens(content)]
-        strip_before = len(tokens) > 1 and tokens[1] == "~"
-        strip_after = len(tokens) > 1 and tokens[-2] == "~"
-        expressions = [c for c in _children(content) if c.data != "identifier"]
-        names = tuple(str(c.children[0]) for c in _children(content) if c.data == "identifier")
-        kind = {
-            "interpolation": "interp",
-            "template_if_start": "if",
-            "template_else": "else",
-            "template_endif": "endif",
-            "template_for_start": "for",
-            "template_endfor": "endfor",
-        }[str(content.data)]
-        parts.append(
-            _Directive(
-                kind,
-                expressions[0] if expressions else None,
-                names,
-                strip_before,
-                strip_after,
-            )
-        )
-    return parts
-
-
 def _string(node: Tree, context: Context) -> Any:
-    return render_template(_string_parts(node), context)
+    return render_template(string_parts(node), context)
 
 
 def _template_string(node: Tree, _context: Context) -> Any:
-    return _unescape(str(node.children[0])[2:-2])
+    return unescape(str(node.children[0])[2:-2])
 
 
 def _heredoc(node: Tree, context: Context) -> Any:
@@ -775,91 +551,12 @@ def _heredoc(node: Tree, context: Context) -> Any:
     return render_template(split_template(content), context)
 
 
-def split_template(text: str) -> list[TemplatePart]:
-    """The parts of a template written as raw text (heredoc bodies, JSON-syntax strings)."""
-    parts: list[TemplatePart] = []
-    literal: list[str] = []
-    position = 0
-    while position < len(text):
-        if text.startswith(("$${", "%%{"), position):
-            literal.append(text[position + 1 : position + 3])
-            position += 3
-            continue
-        if text.startswith(("${", "%{"), position):
-            end = _closing_brace(text, position + 2)
-            if literal:
-                parts.append("".join(literal))
-                literal = []
-            parts.append(_directive(text[position], text[position + 2 : end]))
-            position = end + 1
-            continue
-        literal.append(text[position])
-        position += 1
-    if literal:
-        parts.append("".join(literal))
-    return parts
-
-
-def _closing_brace(text: str, start: int) -> int:
-    depth, position, quoted = 0, start, False
-    while position < len(text):
-        char = text[position]
-        if quoted:
-            if char == "\\":
-                position += 1
-            elif char == '"':
-                quoted = False
-        elif char == '"':
-            quoted = True
-        elif char == "{":
-            depth += 1
-        elif char == "}":
-            if depth == 0:
-                return position
-            depth -= 1
-        position += 1
-    raise EvaluationError("unterminated template sequence")
-
-
-def _directive(sigil: str, source: str) -> _Directive:
-    strip_before = source.startswith("~")
-    strip_after = source.endswith("~")
-    inner = source[1 if strip_before else 0 : -1 if strip_after else None].strip()
-    if sigil == "$":
-        return _Directive("interp", parse_expression(inner), (), strip_before, strip_after)
-    word, _, rest = inner.partition(" ")
-    if word in ("else", "endif", "endfor") and not rest.strip():
-        return _Directive(word, None, (), strip_before, strip_after)
-    if word == "if":
-        return _Directive("if", parse_expression(rest), (), strip_before, strip_after)
-    match = re.fullmatch(r"for\s+(\w+)(?:\s*,\s*(\w+))?\s+in\s+(.+)", inner, re.DOTALL)
-    if match:
-        names = tuple(n for n in match.group(1, 2) if n)
-        expression = parse_expression(match.group(3))
-        return _Directive("for", expression, names, strip_before, strip_after)
-    raise EvaluationError(f"invalid template directive {inner!r}")
-
-
-def _apply_strips(parts: list[TemplatePart]) -> list[TemplatePart]:
-    stripped = list(parts)
-    for position, part in enumerate(stripped):
-        if not isinstance(part, _Directive):
-            continue
-        if part.strip_before and position > 0 and isinstance(stripped[position - 1], str):
-            stripped[position - 1] = str(stripped[position - 1]).rstrip()
-        if part.strip_after and position + 1 < len(stripped):
-            following = stripped[position + 1]
-            if isinstance(following, str):
-                stripped[position + 1] = following.lstrip()
-    return stripped
-
-
 def render_template(parts: list[TemplatePart], context: Context) -> Any:
     """The value of a template: a single interpolation keeps its type; otherwise a string."""
-    if len(parts) == 1 and isinstance(parts[0], _Directive) and parts[0].kind == "interp":
+    if len(parts) == 1 and isinstance(parts[0], Directive) and parts[0].kind == "interp":
         assert parts[0].expression is not None
         return _evaluate(parts[0].expression, context)
-    output, end = _render(_apply_strips(parts), 0, context, ())
+    output, end = _render(apply_strips(parts), 0, context, ())
     if end != len(parts):
         raise EvaluationError("unbalanced template directives")
     unknown = next((part for part in output if isinstance(part, Unknown)), None)
@@ -905,7 +602,7 @@ def _render_if(
     parts: list[TemplatePart], position: int, context: Context | None, output: list[str | Unknown]
 ) -> int:
     directive = parts[position]
-    assert isinstance(directive, _Directive)
+    assert isinstance(directive, Directive)
     decided = None
     if context is not None:
         decided = materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
@@ -915,7 +612,7 @@ def _render_if(
     chosen = context is not None and to_bool(decided)
     yes, position = _render(parts, position + 1, context if chosen else None, ("else", "endif"))
     no: list[str | Unknown] = []
-    if _kind(parts[position]) == "else":
+    if directive_kind(parts[position]) == "else":
         skip_else = None if chosen or context is None else context
         no, position = _render(parts, position + 1, skip_else, ("endif",))
     if context is not None:
@@ -927,7 +624,7 @@ def _render_for(
     parts: list[TemplatePart], position: int, context: Context | None, output: list[str | Unknown]
 ) -> int:
     directive = parts[position]
-    assert isinstance(directive, _Directive)
+    assert isinstance(directive, Directive)
     _, end = _render(parts, position + 1, None, ("endfor",))
     if context is not None:
         collection = _evaluate(directive.expression, context)  # type: ignore[arg-type]
@@ -939,13 +636,6 @@ def _render_for(
             text, _ = _render(parts, position + 1, inner, ("endfor",))
             output.extend(text)
     return end + 1
-
-
-def _kind(part: TemplatePart) -> str | None:
-    return part.kind if isinstance(part, _Directive) else None
-
-
-# --- JSON syntax ----------------------------------------------------------------------------
 
 
 def _json_value(value: Any, context: Context) -> Any:
@@ -998,6 +688,7 @@ _HANDLERS: dict[str, Callable[[Tree, Context], Any]] = {
     "for_tuple_expr": _for_tuple_expr,
     "for_object_expr": _for_object_expr,
 }
+
 
 __all__ = [
     "NO_VALUE",

@@ -12,11 +12,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from engine.core.confined_files import read_confined
 from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.documents import parse_json
-from engine.inputs.loaders.hcl_expressions import (
-    JsonExpression,
-    identifier_name,
-    invalid_escape,
-)
+from engine.inputs.loaders.hcl_syntax import identifier_name, invalid_escape
+from engine.inputs.loaders.hcl_values import JsonExpression
 from engine.inputs.loaders.loaded import (
     LoaderError,
 )
