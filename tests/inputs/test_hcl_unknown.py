@@ -206,3 +206,18 @@ def test_resources_of_a_module_whose_count_is_unknown_are_kept_and_marked(
     bucket = resources["aws_s3_bucket"]["module.m[0].aws_s3_bucket.b"]
     assert bucket["meta"]["unknown_instances"] == "module.m count"
     assert bucket["attributes"]["acl"] == "public-read"
+
+
+def test_a_bug_outside_argument_evaluation_is_an_internal_error_of_the_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.inputs.loaders import terraform_hcl
+    from engine.inputs.loaders.loaded import LoaderError
+
+    def broken(*_: Any) -> Any:
+        raise KeyError("bug")
+
+    monkeypatch.setattr(terraform_hcl, "resource_tags", broken)
+    (tmp_path / "main.tf").write_text('resource "aws_s3_bucket" "b" {}\n')
+    with pytest.raises(LoaderError, match=r"^root: internal error: KeyError: 'bug' \(a bug"):
+        load_module(tmp_path, "root")

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.core.internal_errors import internal_error
 from engine.inputs.loaders.evaluation_budget import (
     MAX_UNITS,
     BudgetExhausted,
@@ -89,10 +90,10 @@ def load_module(
                 "result, too large?); not loaded"
             )
         return loaded
-    except LoaderError:
+    except (LoaderError, MemoryError):
         raise
-    except Exception as exc:  # a bug here must not stop a scan of other inputs
-        raise LoaderError(f"{display}: cannot load the module ({exc})") from exc
+    except Exception as exc:  # a bug here is reported, and the other inputs still scanned
+        raise LoaderError(f"{display}: {internal_error(exc)}") from exc
 
 
 def _load_module(
