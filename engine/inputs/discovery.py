@@ -289,9 +289,7 @@ def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInp
     state = parse_state(loaded.document)  # a StateError here is a loader bug
     state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
     files = tuple(sorted(set(loaded.source_files))) or (shown,)
-    return ScanInput(
-        shown, None, state, files, tuple(loaded.suppressions), tuple(loaded.warnings)
-    )
+    return ScanInput(shown, None, state, files, tuple(loaded.suppressions), tuple(loaded.warnings))
 
 
 _LOCATED = re.compile(r"(?P<file>[^:\n]+?)(?::(?P<line>[0-9]+))?: (?P<message>.*)", re.DOTALL)
