@@ -63,8 +63,6 @@ def parse_native(text: str, display: str) -> Body:
         tree = hcl_parser.parse(text)
     except UnexpectedInput as exc:
         raise _parse_error(display, exc) from None
-    except Exception as exc:
-        raise _parse_error(display, exc) from None
     _check_tree(tree, display)
     return _native_body(subtrees(tree)[0], display)
 
