@@ -12,9 +12,7 @@ from engine.inputs.loaders.hcl_expressions import (
     Expression,
     JsonExpression,
 )
-from engine.inputs.loaders.loaded import (
-    LoaderError,
-)
+from engine.inputs.loaders.loaded import LoaderError
 from engine.inputs.suppressions import InlineSuppression
 
 RESOURCE_META_ARGUMENTS = frozenset({"count", "for_each", "provider", "depends_on"})

@@ -9,9 +9,7 @@ import re
 from pathlib import Path
 
 from engine.inputs.loaders.hcl_parse_cache import parsed
-from engine.inputs.loaders.loaded import (
-    LoaderError,
-)
+from engine.inputs.loaders.loaded import LoaderError
 from engine.inputs.loaders.terraform_blocks import (
     Block,
     ModuleConfig,

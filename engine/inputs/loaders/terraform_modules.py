@@ -31,9 +31,7 @@ from engine.inputs.loaders.hcl_expressions import (
 from engine.inputs.loaders.hcl_file_functions import file_functions
 from engine.inputs.loaders.hcl_functions import FUNCTIONS, to_bool, to_number, to_string
 from engine.inputs.loaders.hcl_types import conform, type_constraint
-from engine.inputs.loaders.loaded import (
-    LoaderError,
-)
+from engine.inputs.loaders.loaded import LoaderError
 from engine.inputs.loaders.terraform_blocks import (
     MODULE_META_ARGUMENTS,
     Block,

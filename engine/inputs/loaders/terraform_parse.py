@@ -14,9 +14,7 @@ from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.hcl_syntax import identifier_name, invalid_escape
 from engine.inputs.loaders.hcl_values import JsonExpression
-from engine.inputs.loaders.loaded import (
-    LoaderError,
-)
+from engine.inputs.loaders.loaded import LoaderError
 from engine.inputs.loaders.terraform_blocks import RESOURCE_META_BLOCKS, Attribute, Block, Body
 from engine.inputs.suppressions import InlineSuppression, find_suppressions
 

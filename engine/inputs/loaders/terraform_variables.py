@@ -20,9 +20,7 @@ from engine.inputs.loaders.hcl_expressions import (
     materialize,
     parse_expression,
 )
-from engine.inputs.loaders.loaded import (
-    LoaderError,
-)
+from engine.inputs.loaders.loaded import LoaderError
 from engine.inputs.loaders.terraform_blocks import Block, ModuleConfig, display_in
 from engine.inputs.loaders.terraform_parse import parse_native, read_text
 
