@@ -248,3 +248,24 @@ def test_the_warning_reaches_the_state_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["state", str(tmp_path)])
     assert result.exit_code == 0
     assert "main.tf:1: module 'm' not loaded: its directory" in result.stderr
+
+
+def test_optional_defaults_in_json_syntax(tmp_path: Path) -> None:
+    loaded = _load(
+        tmp_path,
+        {
+            "main.tf.json": """{
+  "variable": {"buckets": {
+    "type": "${map(object({acl = optional(string, \\"private\\")}))}",
+    "default": {"a": {}, "b": {"acl": "public-read"}}
+  }},
+  "resource": {"aws_s3_bucket": {"b": {
+    "for_each": "${var.buckets}",
+    "acl": "${each.value.acl}"
+  }}}
+}"""
+        },
+    )
+    buckets = _resources(loaded, "aws_s3_bucket")
+    assert buckets['aws_s3_bucket.b["a"]']["attributes"]["acl"] == "private"
+    assert buckets['aws_s3_bucket.b["b"]']["attributes"]["acl"] == "public-read"

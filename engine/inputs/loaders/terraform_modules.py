@@ -26,6 +26,7 @@ from engine.inputs.loaders.hcl_expressions import (
     evaluate,
     evaluate_or_null,
     materialize,
+    parse_expression,
     traversal_text,
 )
 from engine.inputs.loaders.hcl_file_functions import file_functions
@@ -144,6 +145,25 @@ def _version_constraints(blocks: list[Block], context: Context) -> dict[str, str
     return found
 
 
+def _type_expression(declared: Block) -> Tree | None:
+    """A variable's ``type`` as an expression tree: as written in native syntax, or
+    read from the ``"${...}"`` or bare text of JSON syntax (None: none, or not one)."""
+    written = declared.body.attributes.get("type")
+    if written is None:
+        return None
+    if isinstance(written.expression, Tree):
+        return written.expression
+    text = written.expression.value
+    if not isinstance(text, str):
+        return None
+    if text.startswith("${") and text.endswith("}"):
+        text = text[2:-1]
+    try:
+        return parse_expression(text)
+    except EvaluationError:
+        return None
+
+
 class ModuleInstance:
     """One instance of a module: its variables, locals, outputs, resources and calls."""
 
@@ -244,11 +264,11 @@ class ModuleInstance:
         ``optional()`` defaults filled in and sets marked (:mod:`hcl_types`)."""
         if value is None:
             return value
-        written = declared.body.attributes.get("type")
-        if written is not None and isinstance(written.expression, Tree):
+        written = _type_expression(declared)
+        if written is not None:
             value = conform(
                 value,
-                type_constraint(written.expression),
+                type_constraint(written),
                 lambda default: evaluate_or_null(default, LITERAL_CONTEXT),
             )
         kind = declared_type(declared)
