@@ -54,6 +54,8 @@ def state_command(
     loaded = load_inputs(paths, options)
     for problem in loaded.problems:
         click.echo(printable(str(problem)), err=True)
+    for warning in (w for scan_input in loaded.inputs for w in scan_input.warnings):
+        click.echo(f"warning: {printable(warning)}", err=True)
     documents = [i.state.document for i in loaded.inputs]
     try:
         text = values.dumps_json(documents, indent=True) + b"\n"

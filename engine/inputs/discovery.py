@@ -38,6 +38,7 @@ from engine.inputs.loaders.detection import (
     parse_documents,
     utf8_text,
 )
+from engine.inputs.loaders.hcl_parse_cache import parse_once
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.state import State, StateError, parse_state
@@ -81,6 +82,8 @@ class ScanInput:
     source_files: tuple[str, ...] = ()
     suppressions: tuple[InlineSuppression, ...] = ()
     """Inline suppression comments in its files (HCL and YAML inputs)."""
+    warnings: tuple[str, ...] = ()
+    """What its State may lack and why (its loader's warnings)."""
 
     @property
     def name(self) -> str:
@@ -286,7 +289,7 @@ def _scan_input(shown: str, loaded: LoadedState, check_nesting: bool) -> ScanInp
     state = parse_state(loaded.document)  # a StateError here is a loader bug
     state = replace(state, source_map=loaded.source_map, references=tuple(loaded.references))
     files = tuple(sorted(set(loaded.source_files))) or (shown,)
-    return ScanInput(shown, None, state, files, tuple(loaded.suppressions))
+    return ScanInput(shown, None, state, files, tuple(loaded.suppressions), tuple(loaded.warnings))
 
 
 _LOCATED = re.compile(r"(?P<file>[^:\n]+?)(?::(?P<line>[0-9]+))?: (?P<message>.*)", re.DOTALL)
@@ -615,6 +618,6 @@ def loaded_inputs(plan: LoadPlan, units: Sequence[LoadedUnit]) -> LoadedInputs:
 def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadedInputs:
     """Load every input found below ``paths``, in the order they are found."""
     options = options or LoadOptions()
-    with collector_paused():  # parsing allocates millions of acyclic objects
+    with collector_paused(), parse_once():  # parsing allocates millions of acyclic objects
         plan = plan_loading(paths, options)
         return loaded_inputs(plan, [load_unit(unit, options) for unit in plan.units])

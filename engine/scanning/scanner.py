@@ -142,6 +142,7 @@ def scan(
         else:
             loaded = load_inputs(input_paths, options.load)
         report.errors += [str(p) for p in loaded.problems]
+        report.warnings += [w for scan_input in loaded.inputs for w in scan_input.warnings]
         if not loaded.inputs and not loaded.problems:
             report.warnings.append(
                 "no supported input found in " + ", ".join(str(p) for p in input_paths)

@@ -18,16 +18,9 @@ from hypothesis import strategies as st
 from loader_goldens import UPDATE, reference_rows, write_golden
 
 from engine.inputs.loaders.arm import INPUT_TYPE, load, recognises
-from engine.inputs.loaders.arm_expressions import (
-    Call,
-    ExpressionSyntaxError,
-    Index,
-    Literal,
-    Member,
-    TemplateScope,
-    evaluate_text,
-    parse_expression,
-)
+from engine.inputs.loaders.arm_expressions import TemplateScope, evaluate_text
+from engine.inputs.loaders.arm_parse import Call, Index, Literal, Member, parse_expression
+from engine.inputs.loaders.arm_tokens import ExpressionSyntaxError
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.source_map import SourceLocation
@@ -464,3 +457,41 @@ def test_source_map() -> None:
         "vnet.json", 31, 15
     )
     assert loaded.source_map.resource_location(nsg_type, "nope") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the documented cases of uri(): Azure Resource Manager template functions
+        ("[uri('http://contoso.org/firstpath', 'myscript.sh')]", "http://contoso.org/myscript.sh"),
+        (
+            "[uri('http://contoso.org/firstpath/', 'myscript.sh')]",
+            "http://contoso.org/firstpath/myscript.sh",
+        ),
+        (
+            "[uri('http://contoso.org/firstpath/', '/myscript.sh')]",
+            "http://contoso.org/firstpath/myscript.sh",
+        ),
+        (
+            "[uri('http://contoso.org/firstpath/azuredeploy.json', 'myscript.sh')]",
+            "http://contoso.org/firstpath/myscript.sh",
+        ),
+        (
+            "[uri('http://contoso.org/firstpath/azuredeploy.json/', 'myscript.sh')]",
+            "http://contoso.org/firstpath/azuredeploy.json/myscript.sh",
+        ),
+        ("[uri('http://contoso.org', 'a.sh')]", "http://contoso.orga.sh"),
+        (
+            "[URI('https://x.blob.core.windows.net/t/', 'nested/main.json')]",
+            "https://x.blob.core.windows.net/t/nested/main.json",
+        ),
+        ("[uri('http://a/b/', 1)]", None),
+        (
+            "[uriComponent('http://contoso.com/resources/nested/azuredeploy.json')]",
+            "http%3A%2F%2Fcontoso.com%2Fresources%2Fnested%2Fazuredeploy.json",
+        ),
+        ("[uriComponentToString('http%3A%2F%2Fcontoso.com%2Fa%20b')]", "http://contoso.com/a b"),
+    ],
+)
+def test_uri_functions(text: str, expected: Any) -> None:
+    assert evaluate_text(text, SCOPE) == expected

@@ -42,9 +42,9 @@ from engine.inputs.loaders.arm_expressions import (
     Site,
     TemplateScope,
     parent_id,
-    plain,
     resource_id,
 )
+from engine.inputs.loaders.arm_functions import plain
 from engine.inputs.loaders.evaluation_budget import MAX_UNITS, BudgetExhausted, evaluation_budget
 from engine.inputs.loaders.loaded import (
     CONTAINS_KIND,

@@ -2,25 +2,28 @@
 
 Values are plain Python values (None, bool, int, float, str, list, dict) and
 :class:`Traversable` objects that resolve attributes lazily (``var``,
-resources, modules). Anything that cannot be evaluated raises
+resources, modules). A value known only after apply is an
+:class:`~engine.inputs.loaders.hcl_unknown.Unknown` and propagates as that
+module says. Anything that cannot be evaluated (an unknown name, a type
+error, a function given arguments it cannot handle) raises
 :class:`EvaluationError`; :func:`evaluate_or_null` turns that into None.
 Elements of tuples and objects that cannot be evaluated become null on
-their own, so one unknown value does not hide its neighbours.
+their own, so one bad value does not hide its neighbours. Any other
+exception is a bug in the evaluator and propagates.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
-from lark import Token, Tree
+from lark import Tree
 
-from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.evaluation_budget import spend, units_of
 from engine.inputs.loaders.hcl_functions import (
-    FUNCTIONS,
+    FunctionError,
     is_number,
     normalize_number,
     to_bool,
@@ -28,101 +31,49 @@ from engine.inputs.loaders.hcl_functions import (
     to_string,
     values_equal,
 )
-
-
-class EvaluationError(Exception):
-    """An expression has no value here (unknown name, type error, unknown function...)."""
-
-
-class Traversable:
-    """A value resolved one attribute or index at a time."""
-
-    def attribute(self, name: str) -> Any:
-        """The value of ``.name``."""
-        raise EvaluationError(f"no attribute {name!r}")
-
-    def index(self, key: Any) -> Any:
-        """The value of ``[key]``."""
-        raise EvaluationError("not indexable")
-
-    def materialize(self) -> Any:
-        """The plain value this stands for when used whole."""
-        raise EvaluationError("not a value")
-
-
-class ResourceHandle(Traversable):
-    """A resource instance; accessing its attributes is recorded as a reference."""
-
-    resource_type: str
-    key: str
-
-
-class ResourceAddress(str):
-    """What a reference to an unset resource attribute evaluates to: the resource's
-    address, remembering the resource and attribute (so that a reference passed
-    through variables, locals and module outputs can still be recorded)."""
-
-    target: ResourceHandle
-    target_attribute: str | None
-
-    @classmethod
-    def of(cls, target: ResourceHandle, attribute: str | None) -> ResourceAddress:
-        """The address of ``target``, read as its ``attribute``."""
-        address = cls(target.key)
-        address.target = target
-        address.target_attribute = attribute
-        return address
-
-
-def plain(value: Any, found: list[ResourceAddress]) -> Any:
-    """``value`` with every :class:`ResourceAddress` made a plain string (and collected)."""
-    if isinstance(value, ResourceAddress):
-        found.append(value)
-        return str(value)
-    if isinstance(value, list):
-        return [plain(v, found) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v, found) for k, v in value.items()}
-    return value
-
-
-@dataclass(frozen=True)
-class JsonExpression:
-    """An expression of the JSON syntax: a JSON value whose strings are templates."""
-
-    value: Any
-
-
-Expression = Tree | JsonExpression
-"""An expression: a lark tree (native syntax) or a JSON-syntax value."""
-
-ReferenceSink = Callable[[ResourceHandle, str | None], None]
-
-
-@dataclass(frozen=True)
-class Context:
-    """What names mean while evaluating: root names, local bindings and functions."""
-
-    resolve: Callable[[str], Any]
-    """The value of a root name (``var``, ``local``, a resource type...); raises when unknown."""
-    bindings: Mapping[str, Any] = field(default_factory=dict)
-    """Names bound by ``for`` expressions, ``count``, ``each``, dynamic iterators."""
-    on_reference: ReferenceSink | None = None
-    functions: Mapping[str, Callable[..., Any]] = field(default_factory=lambda: FUNCTIONS)
-    strict: bool = False
-    """Inside ``try``/``can``: an element of a tuple or object that has no value makes the
-    whole expression fail (as in Terraform) instead of becoming null."""
-
-    def bind(self, names: Mapping[str, Any]) -> Context:
-        """This context with more names bound."""
-        return replace(self, bindings={**self.bindings, **names})
+from engine.inputs.loaders.hcl_syntax import (
+    Directive,
+    TemplatePart,
+    apply_strips,
+    children,
+    directive_kind,
+    identifier_name,
+    parse_expression,
+    split_template,
+    string_parts,
+    token_children,
+    traversal_text,
+    unescape,
+)
+from engine.inputs.loaders.hcl_types import SetValue
+from engine.inputs.loaders.hcl_unknown import (
+    UNKNOWN_TRANSPARENT_FUNCTIONS,
+    Unknown,
+    contains_unknown,
+    first_unknown,
+    known_or_null,
+    logical_with_unknown,
+)
+from engine.inputs.loaders.hcl_values import (
+    NO_VALUE,
+    Context,
+    EvaluationError,
+    Expression,
+    JsonExpression,
+    ResourceAddress,
+    ResourceHandle,
+    Traversable,
+    materialize,
+    plain,
+)
 
 
 def evaluate_or_null(expression: Expression, context: Context) -> Any:
-    """The plain value of ``expression``, or None when it has none."""
+    """The plain value of ``expression`` as a State holds it (unknown values null),
+    or None when it has none."""
     try:
-        return materialize(evaluate(expression, context), context)
-    except Exception:
+        return known_or_null(materialize(evaluate(expression, context), context))
+    except NO_VALUE:
         return None
 
 
@@ -132,80 +83,10 @@ def evaluate(expression: Expression, context: Context) -> Any:
         return _json_value(expression.value, context)
     try:
         return _evaluate(expression, context)
-    except EvaluationError:
-        raise
+    except FunctionError as exc:
+        raise EvaluationError(str(exc)) from None
     except RecursionError:
         raise EvaluationError("expression too deep") from None
-    except Exception as exc:
-        raise EvaluationError(str(exc)) from None
-
-
-def materialize(value: Any, context: Context | None = None) -> Any:
-    """``value`` with every :class:`Traversable` replaced by its plain value."""
-    if isinstance(value, Traversable):
-        if isinstance(value, ResourceHandle) and context and context.on_reference:
-            context.on_reference(value, None)
-        return materialize(value.materialize(), context)
-    if isinstance(value, list):
-        return [materialize(v, context) for v in value]
-    if isinstance(value, dict):
-        return {k: materialize(v, context) for k, v in value.items()}
-    return value
-
-
-def parse_expression(text: str) -> Tree:
-    """The parse tree of one expression written in native syntax."""
-    try:
-        tree = hcl_parser.parse(f"x = {text}\n")
-    except Exception as exc:
-        raise EvaluationError(f"invalid expression: {exc}") from None
-    body = _children(tree)[0]
-    attributes = _children(body)
-    if len(attributes) != 1 or attributes[0].data != "attribute":
-        raise EvaluationError("not one expression")
-    return _children(attributes[0])[-1]
-
-
-# --- tree helpers ---------------------------------------------------------------------------
-
-
-def _children(node: Tree) -> list[Tree]:
-    """The child trees of ``node``, without tokens and newlines/comments."""
-    return [c for c in node.children if isinstance(c, Tree) and c.data != "new_line_or_comment"]
-
-
-def _tokens(node: Tree) -> list[Token]:
-    return [c for c in node.children if isinstance(c, Token)]
-
-
-def identifier_name(node: Tree) -> str | None:
-    """The name of an ``identifier``/``keyword``/``literal_value`` node, or of an
-    expression that is just one bare name."""
-    while node.data in ("expr_term", "object_elem_key") and len(node.children) == 1:
-        child = node.children[0]
-        if not isinstance(child, Tree):
-            return None
-        node = child
-    if node.data in ("identifier", "keyword", "literal_value"):
-        return str(node.children[0])
-    return None
-
-
-def traversal_text(node: Tree) -> str | None:
-    """``aws.west`` for a reference written as names and attributes only (else None)."""
-    if node.data == "expr_term" and len(_children(node)) == 1:
-        return traversal_text(_children(node)[0])
-    if node.data == "identifier":
-        return str(node.children[0])
-    if node.data == "get_attr_expr_term":
-        base, step = _children(node)
-        head = traversal_text(base)
-        name = identifier_name(_children(step)[0])
-        return f"{head}.{name}" if head and name else None
-    return None
-
-
-# --- evaluation -----------------------------------------------------------------------------
 
 
 def _evaluate(node: Tree, context: Context) -> Any:
@@ -217,7 +98,7 @@ def _evaluate(node: Tree, context: Context) -> Any:
 
 
 def _expr_term(node: Tree, context: Context) -> Any:
-    inner = _children(node)
+    inner = children(node)
     if len(inner) != 1:
         raise EvaluationError("malformed expression")
     return _evaluate(inner[0], context)
@@ -243,7 +124,7 @@ def _identifier(node: Tree, context: Context) -> Any:
 
 
 def _tuple(node: Tree, context: Context) -> Any:
-    return [_element(child, context) for child in _children(node)]
+    return [_element(child, context) for child in children(node)]
 
 
 def _element(node: Tree, context: Context) -> Any:
@@ -251,17 +132,19 @@ def _element(node: Tree, context: Context) -> Any:
         return _evaluate(node, context)
     try:
         return _evaluate(node, context)
-    except Exception:
+    except NO_VALUE:
         return None
 
 
 def _object(node: Tree, context: Context) -> Any:
     result: dict[str, Any] = {}
-    for elem in _children(node):
-        key_node, value_node = _children(elem)
+    for elem in children(node):
+        key_node, value_node = children(elem)
         name = identifier_name(key_node)
         if name is None:
-            key = materialize(_evaluate(_children(key_node)[0], context), context)
+            key = materialize(_evaluate(children(key_node)[0], context), context)
+            if _unknown(key):
+                return _as_unknown(key)
             if key is None:
                 raise EvaluationError("object key is null")
             name = to_string(key)
@@ -270,30 +153,67 @@ def _object(node: Tree, context: Context) -> Any:
 
 
 def _conditional(node: Tree, context: Context) -> Any:
-    condition, when_true, when_false = _children(node)
-    chosen = to_bool(materialize(_evaluate(condition, context), context))
-    return _evaluate(when_true if chosen else when_false, context)
+    condition, when_true, when_false = children(node)
+    decided = materialize(_evaluate(condition, context), context)
+    if _unknown(decided):
+        return _as_unknown(decided)
+    return _evaluate(when_true if to_bool(decided) else when_false, context)
 
 
 def _unary_op(node: Tree, context: Context) -> Any:
-    operator = str(_tokens(node)[0]).strip()
-    value = materialize(_evaluate(_children(node)[0], context), context)
+    operator = str(token_children(node)[0]).strip()
+    value = materialize(_evaluate(children(node)[0], context), context)
+    if _unknown(value):
+        return _as_unknown(value)
     if operator == "!":
         return not to_bool(value)
     return normalize_number(-to_number(value))
 
 
 def _binary_op(node: Tree, context: Context) -> Any:
-    left_node, term = _children(node)[:2]
-    operator_node, right_node = _children(term)
+    left_node, term = children(node)[:2]
+    operator_node, right_node = children(term)
     operator = str(operator_node.children[0]).strip()
     left = materialize(_evaluate(left_node, context), context)
-    if operator == "&&" and to_bool(left) is False:
+    if _unknown(left):
+        left = _as_unknown(left)
+    elif operator == "&&" and to_bool(left) is False:
         return False
-    if operator == "||" and to_bool(left) is True:
+    elif operator == "||" and to_bool(left) is True:
         return True
     right = materialize(_evaluate(right_node, context), context)
+    if _unknown(right):
+        right = _as_unknown(right)
+    if isinstance(left, Unknown) or isinstance(right, Unknown):
+        if operator in ("&&", "||"):
+            return logical_with_unknown(operator, _logical(left), _logical(right))
+        return left if isinstance(left, Unknown) else right
     return binary_operation(operator, left, right)
+
+
+def _logical(value: Any) -> Any:
+    """An operand of ``&&``/``||``: unknown as it is, else converted to a bool."""
+    return value if isinstance(value, Unknown) else to_bool(value)
+
+
+def _unknown(value: Any) -> bool:
+    """Whether ``value`` is known only after apply where a concrete value decides
+    something (an operand, a condition, a count): an :class:`Unknown`, or the address
+    a reference to an unwritten attribute gives (its value comes from the provider)."""
+    return isinstance(value, Unknown | ResourceAddress)
+
+
+def _as_unknown(value: Unknown | ResourceAddress) -> Unknown:
+    if isinstance(value, ResourceAddress):
+        attribute = f".{value.target_attribute}" if value.target_attribute else ""
+        return Unknown(f"{value.target.key}{attribute}")
+    return value
+
+
+def as_unknown(value: Any) -> Unknown | None:
+    """The unknown value ``value`` stands for where it decides something
+    (see :func:`_unknown`); None when it is known."""
+    return _as_unknown(value) if _unknown(value) else None
 
 
 def binary_operation(operator: str, left: Any, right: Any) -> Any:
@@ -305,6 +225,8 @@ def binary_operation(operator: str, left: Any, right: Any) -> Any:
     if operator == "!=":
         return not values_equal(left, right)
     a, b = to_number(left), to_number(right)
+    if operator in ("/", "%") and b == 0:
+        raise EvaluationError("divide by zero")
     match operator:
         case "+":
             return normalize_number(a + b)
@@ -330,7 +252,7 @@ def binary_operation(operator: str, left: Any, right: Any) -> Any:
 def get_attribute(value: Any, name: str, context: Context) -> Any:
     """``value.name``; below an attribute not written in configuration, the resource's
     address again (``data.terraform_remote_state.s.outputs.url``), as snyk's loader gives."""
-    if isinstance(value, ResourceAddress):
+    if isinstance(value, ResourceAddress | Unknown):
         return value
     if isinstance(value, Traversable):
         result = value.attribute(name)
@@ -351,6 +273,10 @@ def get_index(value: Any, key: Any, context: Context) -> Any:
     key = materialize(key, context)
     if isinstance(value, ResourceAddress) and isinstance(key, str):
         return value
+    if isinstance(value, Unknown):
+        return value
+    if _unknown(key):
+        return _as_unknown(key)
     if isinstance(value, Traversable):
         return value.index(key)
     if isinstance(value, list):
@@ -368,17 +294,17 @@ def get_index(value: Any, key: Any, context: Context) -> Any:
 
 def _step(step: Tree, value: Any, context: Context) -> Any:
     if step.data == "get_attr":
-        name = identifier_name(_children(step)[0])
+        name = identifier_name(children(step)[0])
         if name is None:
             raise EvaluationError("malformed attribute access")
         return get_attribute(value, name, context)
     if step.data == "short_index":
-        return get_index(value, int(str(_tokens(step)[-1])), context)
-    return get_index(value, _evaluate(_children(step)[0], context), context)
+        return get_index(value, int(str(token_children(step)[-1])), context)
+    return get_index(value, _evaluate(children(step)[0], context), context)
 
 
 def _index_expr_term(node: Tree, context: Context) -> Any:
-    base, step = _children(node)
+    base, step = children(node)
     return _step(step, _evaluate(base, context), context)
 
 
@@ -395,9 +321,12 @@ def _splat_items(value: Any) -> list[Any]:
 
 
 def _full_splat_expr_term(node: Tree, context: Context) -> Any:
-    base, splat = _children(node)
-    items = _splat_items(_evaluate(base, context))
-    steps = _children(splat)
+    base, splat = children(node)
+    collection = _evaluate(base, context)
+    if isinstance(collection, Unknown):
+        return collection
+    items = _splat_items(collection)
+    steps = children(splat)
     result = []
     for item in items:
         for step in steps:
@@ -407,9 +336,12 @@ def _full_splat_expr_term(node: Tree, context: Context) -> Any:
 
 
 def _attr_splat_expr_term(node: Tree, context: Context) -> Any:
-    base, splat = _children(node)
-    items = _splat_items(_evaluate(base, context))
-    steps = _children(splat)
+    base, splat = children(node)
+    collection = _evaluate(base, context)
+    if isinstance(collection, Unknown):
+        return collection
+    items = _splat_items(collection)
+    steps = children(splat)
     attributes = 0
     while attributes < len(steps) and steps[attributes].data == "get_attr":
         attributes += 1
@@ -424,12 +356,12 @@ def _attr_splat_expr_term(node: Tree, context: Context) -> Any:
 
 
 def _function_call(node: Tree, context: Context) -> Any:
-    parts = _children(node)
+    parts = children(node)
     names = [str(p.children[0]) for p in parts if p.data == "identifier"]
     name = "::".join(names)
     arguments = [p for p in parts if p.data == "arguments"]
-    argument_nodes = _children(arguments[0]) if arguments else []
-    expand = bool(arguments) and any(str(t) == "..." for t in _tokens(arguments[0]))
+    argument_nodes = children(arguments[0]) if arguments else []
+    expand = bool(arguments) and any(str(t) == "..." for t in token_children(arguments[0]))
     if name in ("try", "can"):
         return _try_or_can(name, argument_nodes, context)
     function = context.functions.get(name)
@@ -438,12 +370,52 @@ def _function_call(node: Tree, context: Context) -> Any:
     prepare = _keep_resources if name in _STRUCTURAL_FUNCTIONS else materialize
     values = [prepare(_evaluate(a, context), context) for a in argument_nodes]
     if expand:
+        if values and isinstance(values[-1], Unknown):
+            return values[-1]
         if not values or not isinstance(values[-1], list):
             raise EvaluationError("expanding a non-list argument")
         values = [*values[:-1], *values[-1]]
-    result = function(*values)
+    unknown = _unknown_argument(name, values)
+    if unknown is not None:
+        return unknown
+    try:
+        result = function(*values)
+    except (TypeError, ValueError, LookupError, ArithmeticError) as exc:
+        # a function given arguments it cannot take, as Terraform's "Invalid function
+        # argument": the call has no value
+        raise EvaluationError(f"{name}(): {exc}") from None
     spend(units_of(result))
+    if name in _SET_FUNCTIONS and isinstance(result, list):
+        return SetValue(result)
     return result
+
+
+_SET_FUNCTIONS = frozenset({"toset", "setunion", "setintersection", "setsubtract", "setproduct"})
+"""Functions whose result is a set (a ``dynamic`` block over it gives each element as
+``.key``)."""
+
+
+_ADDRESS_AS_TEXT_FUNCTIONS = frozenset(
+    {"coalesce", "format", "formatlist", "join", "lower", "upper", "title", "tostring"}
+    | {"replace", "substr", "trim", "trimprefix", "trimsuffix", "trimspace", "chomp"}
+)
+"""Functions that build text from a reference to an unwritten attribute as from the
+resource's address (``lower(aws_s3_bucket.b.id)`` is ``"aws_s3_bucket.b"``), as snyk's
+loader gives; any other function given such an address is unknown."""
+
+
+def _unknown_argument(name: str, values: Sequence[Any]) -> Unknown | None:
+    """The unknown value a call gives because of its arguments (None: it has a value):
+    an unknown argument, or one holding an unknown element unless the function only
+    moves elements around; an address where the function does not take it as text."""
+    for value in values:
+        if isinstance(value, Unknown):
+            return value
+        if isinstance(value, ResourceAddress) and name not in _ADDRESS_AS_TEXT_FUNCTIONS:
+            return _as_unknown(value)
+    if name in UNKNOWN_TRANSPARENT_FUNCTIONS:
+        return None
+    return first_unknown(list(values))
 
 
 _STRUCTURAL_FUNCTIONS = frozenset(
@@ -472,10 +444,12 @@ def _try_or_can(name: str, arguments: Sequence[Tree], context: Context) -> Any:
     for argument in arguments:
         try:
             value = materialize(_evaluate(argument, context), context)
-        except Exception:
+        except NO_VALUE:
             if name == "can":
                 return False
             continue
+        if contains_unknown(value):  # whether it would fail is known only after apply
+            return first_unknown(value)
         return True if name == "can" else value
     if name == "can":
         raise EvaluationError("can() takes one argument")
@@ -483,6 +457,8 @@ def _try_or_can(name: str, arguments: Sequence[Tree], context: Context) -> Any:
 
 
 def _for_items(collection: Any) -> Iterator[tuple[Any, Any]]:
+    """The key/value pairs a ``for`` goes through (an unknown collection is checked by
+    the caller)."""
     if isinstance(collection, Traversable):
         collection = collection.materialize()
     if isinstance(collection, dict):
@@ -494,14 +470,14 @@ def _for_items(collection: Any) -> Iterator[tuple[Any, Any]]:
 
 
 def _for_parts(node: Tree) -> tuple[list[str], Tree, list[Tree], Tree | None, bool]:
-    parts = _children(node)
+    parts = children(node)
     intro = parts[0]
-    intro_parts = _children(intro)
+    intro_parts = children(intro)
     names = [str(p.children[0]) for p in intro_parts if p.data == "identifier"]
     condition = parts[-1] if parts[-1].data == "for_cond" else None
     bodies = parts[1 : -1 if condition is not None else None]
-    grouped = any(str(t) == "..." for t in _tokens(node))
-    cond_expr = _children(condition)[0] if condition is not None else None
+    grouped = any(str(t) == "..." for t in token_children(node))
+    cond_expr = children(condition)[0] if condition is not None else None
     return names, intro_parts[-1], bodies, cond_expr, grouped
 
 
@@ -511,23 +487,40 @@ def _for_bindings(names: list[str], key: Any, value: Any) -> dict[str, Any]:
 
 def _for_tuple_expr(node: Tree, context: Context) -> Any:
     names, source, bodies, condition, _ = _for_parts(node)
+    collection = _evaluate(source, context)
+    if _unknown(collection):
+        return _as_unknown(collection)
     result = []
-    for key, value in _for_items(_evaluate(source, context)):
+    for key, value in _for_items(collection):
         inner = context.bind(_for_bindings(names, key, value))
-        if condition is not None and not to_bool(materialize(_evaluate(condition, inner))):
-            continue
+        if condition is not None:
+            kept = materialize(_evaluate(condition, inner))
+            if _unknown(kept):
+                return _as_unknown(kept)
+            if not to_bool(kept):
+                continue
         result.append(_evaluate(bodies[0], inner))
     return result
 
 
 def _for_object_expr(node: Tree, context: Context) -> Any:
     names, source, bodies, condition, grouped = _for_parts(node)
+    collection = _evaluate(source, context)
+    if _unknown(collection):
+        return _as_unknown(collection)
     result: dict[str, Any] = {}
-    for key, value in _for_items(_evaluate(source, context)):
+    for key, value in _for_items(collection):
         inner = context.bind(_for_bindings(names, key, value))
-        if condition is not None and not to_bool(materialize(_evaluate(condition, inner))):
-            continue
-        name = to_string(materialize(_evaluate(bodies[0], inner), inner))
+        if condition is not None:
+            kept = materialize(_evaluate(condition, inner))
+            if _unknown(kept):
+                return _as_unknown(kept)
+            if not to_bool(kept):
+                continue
+        written_key = materialize(_evaluate(bodies[0], inner), inner)
+        if isinstance(written_key, Unknown):
+            return written_key
+        name = to_string(written_key)
         item = _evaluate(bodies[1], inner)
         if grouped:
             result.setdefault(name, []).append(item)
@@ -538,98 +531,12 @@ def _for_object_expr(node: Tree, context: Context) -> Any:
     return result
 
 
-# --- templates ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Directive:
-    kind: str  # "interp", "if", "else", "endif", "for", "endfor"
-    expression: Tree | None = None
-    names: tuple[str, ...] = ()
-    strip_before: bool = False
-    strip_after: bool = False
-
-
-TemplatePart = str | _Directive
-
-_ESCAPES = re.compile(r'\\(?:([nrt"\\])|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))')
-_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
-
-
-def _not_a_character(code: int) -> bool:
-    """Whether ``code`` is no Unicode scalar value (a surrogate half, or past U+10FFFF)."""
-    return 0xD800 <= code <= 0xDFFF or code > 0x10FFFF
-
-
-def invalid_escape(text: str) -> str | None:
-    """Why a string literal's escapes cannot be decoded (None: they can). Like HCL, an
-    escape naming no Unicode scalar value cannot be encoded in UTF-8."""
-    for match in _ESCAPES.finditer(text):
-        if match.group(1):
-            continue
-        code = int(match.group(2) or match.group(3), 16)
-        if _not_a_character(code):
-            return (
-                f"invalid escape sequence {match.group(0)}: "
-                f"cannot encode character U+{code:04X} in UTF-8"
-            )
-    return None
-
-
-def _unescape(text: str) -> str:
-    def one(match: re.Match[str]) -> str:
-        if match.group(1):
-            return _SIMPLE_ESCAPES[match.group(1)]
-        code = int(match.group(2) or match.group(3), 16)
-        if _not_a_character(code):
-            raise EvaluationError(invalid_escape(match.group(0)) or "invalid escape sequence")
-        return chr(code)
-
-    return _ESCAPES.sub(one, text)
-
-
-def _string_parts(node: Tree) -> list[TemplatePart]:
-    parts: list[TemplatePart] = []
-    for part in _children(node):
-        content = part.children[0]
-        if isinstance(content, Token):
-            text = str(content)
-            if content.type == "ESCAPED_INTERPOLATION" or content.type == "ESCAPED_DIRECTIVE":
-                parts.append(text[1:])
-            else:
-                parts.append(_unescape(text))
-            continue
-        tokens = [str(t).strip() for t in _tokens(content)]
-        strip_before = len(tokens) > 1 and tokens[1] == "~"
-        strip_after = len(tokens) > 1 and tokens[-2] == "~"
-        expressions = [c for c in _children(content) if c.data != "identifier"]
-        names = tuple(str(c.children[0]) for c in _children(content) if c.data == "identifier")
-        kind = {
-            "interpolation": "interp",
-            "template_if_start": "if",
-            "template_else": "else",
-            "template_endif": "endif",
-            "template_for_start": "for",
-            "template_endfor": "endfor",
-        }[str(content.data)]
-        parts.append(
-            _Directive(
-                kind,
-                expressions[0] if expressions else None,
-                names,
-                strip_before,
-                strip_after,
-            )
-        )
-    return parts
-
-
 def _string(node: Tree, context: Context) -> Any:
-    return render_template(_string_parts(node), context)
+    return render_template(string_parts(node), context)
 
 
 def _template_string(node: Tree, _context: Context) -> Any:
-    return _unescape(str(node.children[0])[2:-2])
+    return unescape(str(node.children[0])[2:-2])
 
 
 def _heredoc(node: Tree, context: Context) -> Any:
@@ -644,102 +551,27 @@ def _heredoc(node: Tree, context: Context) -> Any:
     return render_template(split_template(content), context)
 
 
-def split_template(text: str) -> list[TemplatePart]:
-    """The parts of a template written as raw text (heredoc bodies, JSON-syntax strings)."""
-    parts: list[TemplatePart] = []
-    literal: list[str] = []
-    position = 0
-    while position < len(text):
-        if text.startswith(("$${", "%%{"), position):
-            literal.append(text[position + 1 : position + 3])
-            position += 3
-            continue
-        if text.startswith(("${", "%{"), position):
-            end = _closing_brace(text, position + 2)
-            if literal:
-                parts.append("".join(literal))
-                literal = []
-            parts.append(_directive(text[position], text[position + 2 : end]))
-            position = end + 1
-            continue
-        literal.append(text[position])
-        position += 1
-    if literal:
-        parts.append("".join(literal))
-    return parts
-
-
-def _closing_brace(text: str, start: int) -> int:
-    depth, position, quoted = 0, start, False
-    while position < len(text):
-        char = text[position]
-        if quoted:
-            if char == "\\":
-                position += 1
-            elif char == '"':
-                quoted = False
-        elif char == '"':
-            quoted = True
-        elif char == "{":
-            depth += 1
-        elif char == "}":
-            if depth == 0:
-                return position
-            depth -= 1
-        position += 1
-    raise EvaluationError("unterminated template sequence")
-
-
-def _directive(sigil: str, source: str) -> _Directive:
-    strip_before = source.startswith("~")
-    strip_after = source.endswith("~")
-    inner = source[1 if strip_before else 0 : -1 if strip_after else None].strip()
-    if sigil == "$":
-        return _Directive("interp", parse_expression(inner), (), strip_before, strip_after)
-    word, _, rest = inner.partition(" ")
-    if word in ("else", "endif", "endfor") and not rest.strip():
-        return _Directive(word, None, (), strip_before, strip_after)
-    if word == "if":
-        return _Directive("if", parse_expression(rest), (), strip_before, strip_after)
-    match = re.fullmatch(r"for\s+(\w+)(?:\s*,\s*(\w+))?\s+in\s+(.+)", inner, re.DOTALL)
-    if match:
-        names = tuple(n for n in match.group(1, 2) if n)
-        expression = parse_expression(match.group(3))
-        return _Directive("for", expression, names, strip_before, strip_after)
-    raise EvaluationError(f"invalid template directive {inner!r}")
-
-
-def _apply_strips(parts: list[TemplatePart]) -> list[TemplatePart]:
-    stripped = list(parts)
-    for position, part in enumerate(stripped):
-        if not isinstance(part, _Directive):
-            continue
-        if part.strip_before and position > 0 and isinstance(stripped[position - 1], str):
-            stripped[position - 1] = str(stripped[position - 1]).rstrip()
-        if part.strip_after and position + 1 < len(stripped):
-            following = stripped[position + 1]
-            if isinstance(following, str):
-                stripped[position + 1] = following.lstrip()
-    return stripped
-
-
 def render_template(parts: list[TemplatePart], context: Context) -> Any:
     """The value of a template: a single interpolation keeps its type; otherwise a string."""
-    if len(parts) == 1 and isinstance(parts[0], _Directive) and parts[0].kind == "interp":
+    if len(parts) == 1 and isinstance(parts[0], Directive) and parts[0].kind == "interp":
         assert parts[0].expression is not None
         return _evaluate(parts[0].expression, context)
-    output, end = _render(_apply_strips(parts), 0, context, ())
+    output, end = _render(apply_strips(parts), 0, context, ())
     if end != len(parts):
         raise EvaluationError("unbalanced template directives")
+    unknown = next((part for part in output if isinstance(part, Unknown)), None)
+    if unknown is not None:
+        return unknown
     spend(sum(map(len, output)) // 16)
-    return "".join(output)
+    return "".join(output)  # type: ignore[arg-type]
 
 
 def _render(
     parts: list[TemplatePart], start: int, context: Context | None, until: tuple[str, ...]
-) -> tuple[list[str], int]:
-    """Render from ``start`` up to a directive in ``until`` (``context`` None: skip only)."""
-    output: list[str] = []
+) -> tuple[list[str | Unknown], int]:
+    """Render from ``start`` up to a directive in ``until`` (``context`` None: skip only);
+    an unknown value interpolated, tested or iterated over is kept among the pieces."""
+    output: list[str | Unknown] = []
     position = start
     while position < len(parts):
         part = parts[position]
@@ -755,7 +587,7 @@ def _render(
                 value = materialize(_evaluate(part.expression, context), context)  # type: ignore[arg-type]
                 if value is None:
                     raise EvaluationError("interpolating null")
-                output.append(to_string(value))
+                output.append(value if isinstance(value, Unknown) else to_string(value))
             position += 1
         elif part.kind == "if":
             position = _render_if(parts, position, context, output)
@@ -767,16 +599,20 @@ def _render(
 
 
 def _render_if(
-    parts: list[TemplatePart], position: int, context: Context | None, output: list[str]
+    parts: list[TemplatePart], position: int, context: Context | None, output: list[str | Unknown]
 ) -> int:
     directive = parts[position]
-    assert isinstance(directive, _Directive)
-    chosen = context is not None and to_bool(
-        materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
-    )
+    assert isinstance(directive, Directive)
+    decided = None
+    if context is not None:
+        decided = materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
+        if _unknown(decided):
+            output.append(_as_unknown(decided))
+            context = None
+    chosen = context is not None and to_bool(decided)
     yes, position = _render(parts, position + 1, context if chosen else None, ("else", "endif"))
-    no: list[str] = []
-    if _kind(parts[position]) == "else":
+    no: list[str | Unknown] = []
+    if directive_kind(parts[position]) == "else":
         skip_else = None if chosen or context is None else context
         no, position = _render(parts, position + 1, skip_else, ("endif",))
     if context is not None:
@@ -785,25 +621,21 @@ def _render_if(
 
 
 def _render_for(
-    parts: list[TemplatePart], position: int, context: Context | None, output: list[str]
+    parts: list[TemplatePart], position: int, context: Context | None, output: list[str | Unknown]
 ) -> int:
     directive = parts[position]
-    assert isinstance(directive, _Directive)
+    assert isinstance(directive, Directive)
     _, end = _render(parts, position + 1, None, ("endfor",))
     if context is not None:
         collection = _evaluate(directive.expression, context)  # type: ignore[arg-type]
+        if _unknown(collection):
+            output.append(_as_unknown(collection))
+            return end + 1
         for key, value in _for_items(collection):
             inner = context.bind(_for_bindings(list(directive.names), key, value))
             text, _ = _render(parts, position + 1, inner, ("endfor",))
             output.extend(text)
     return end + 1
-
-
-def _kind(part: TemplatePart) -> str | None:
-    return part.kind if isinstance(part, _Directive) else None
-
-
-# --- JSON syntax ----------------------------------------------------------------------------
 
 
 def _json_value(value: Any, context: Context) -> Any:
@@ -814,10 +646,13 @@ def _json_value(value: Any, context: Context) -> Any:
     if isinstance(value, list):
         return [_json_element(v, context) for v in value]
     if isinstance(value, dict):
-        return {
-            to_string(materialize(_json_value(k, context), context)): _json_element(v, context)
-            for k, v in value.items()
-        }
+        result: dict[str, Any] = {}
+        for k, v in value.items():
+            key = materialize(_json_value(k, context), context)
+            if isinstance(key, Unknown):
+                return key
+            result[to_string(key)] = _json_element(v, context)
+        return result
     return value
 
 
@@ -826,7 +661,7 @@ def _json_element(value: Any, context: Context) -> Any:
         return _json_value(value, context)
     try:
         return _json_value(value, context)
-    except Exception:
+    except NO_VALUE:
         return None
 
 
@@ -854,7 +689,9 @@ _HANDLERS: dict[str, Callable[[Tree, Context], Any]] = {
     "for_object_expr": _for_object_expr,
 }
 
+
 __all__ = [
+    "NO_VALUE",
     "Context",
     "EvaluationError",
     "Expression",
@@ -862,6 +699,7 @@ __all__ = [
     "ResourceAddress",
     "ResourceHandle",
     "Traversable",
+    "as_unknown",
     "binary_operation",
     "evaluate",
     "evaluate_or_null",

@@ -65,6 +65,9 @@ class LoadedState:
     limit): the State is still scanned, and each error reported."""
     suppressions: list[InlineSuppression] = field(default_factory=list)
     """The inline suppression comments of the files read, in file and line order."""
+    warnings: list[str] = field(default_factory=list)
+    """What the State may lack and why (``file:line: message``, e.g. a module whose
+    source is not available): reported, the exit code unchanged."""
 
 
 def state_document(
