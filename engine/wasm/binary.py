@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 MAGIC = b"\x00asm\x01\x00\x00\x00"
-CUSTOM, IMPORT, GLOBAL, EXPORT, CODE = 0, 2, 6, 7, 10
+CUSTOM, IMPORT, GLOBAL, EXPORT, CODE, DATA = 0, 2, 6, 7, 10, 11
 _SECTION_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 10, 11)
 """Where each non-custom section goes (the data count section, 12, before code)."""
 
@@ -225,6 +225,32 @@ def function_names(module: list[Section]) -> dict[int, str]:
                 return names
             pos += size
     return {}
+
+
+def data_end(module: list[Section]) -> int | None:
+    """The highest end offset of the module's active data segments (0 when
+    there are none); None when an offset is not an ``i32.const``."""
+    end = 0
+    for section in module:
+        if section.id != DATA:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            flags, pos = read_uleb(data, pos)
+            if flags == 2:
+                _, pos = read_uleb(data, pos)  # memory index
+            offset = 0
+            if flags in (0, 2):
+                if pos >= len(data) or data[pos] != I32_CONST:
+                    return None
+                offset, pos = read_sleb(data, pos + 1)
+                offset &= 0xFFFFFFFF  # an address: i32 read as unsigned
+                pos += 1  # end
+            length, pos = read_uleb(data, pos)
+            pos += length
+            end = max(end, offset + length)
+    return end
 
 
 @dataclass
