@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from engine.rules.compiler import CompiledPolicy
 from engine.wasm import values
+from engine.wasm.builtin_routing import ROUTED_IDS
 from engine.wasm.deep_values import ValueTooDeep, in_deep_thread
 from engine.wasm.eval_errors import (
     BuiltinUnavailable,
@@ -67,9 +68,12 @@ class BuiltinDispatch:
         self._handlers[builtin_id] = (name, handler)
 
     def bind(self, builtin_ids: Mapping[str, int]) -> None:
-        """Resolve each builtin the module imports (name → id)."""
+        """Resolve each builtin the module imports (name → id), and the builtins
+        routed to the host (:mod:`engine.wasm.builtin_routing`)."""
         for name, builtin_id in builtin_ids.items():
             self.add(builtin_id, name, self._resolve(name))
+        for builtin_id, name in ROUTED_IDS.items():
+            self.add(builtin_id, name, functools.partial(self._call_routed, name))
 
     def dispatch(self, builtin_id: int, _ctx: int, *args: int) -> int:
         """The module's ``opa_builtinN`` call: the result's address (0 = undefined)."""
@@ -107,6 +111,13 @@ class BuiltinDispatch:
         if impl is None:
             return functools.partial(self._unavailable, name, "is not supported")
         return functools.partial(self._call_value_builtin, impl)
+
+    def _call_routed(self, name: str, *args: int) -> int:
+        """A routed builtin: its host implementation, imported on first use."""
+        impl = implementation(name)
+        if impl is None:
+            return self._unavailable(name, "is not supported", *args)
+        return self._call_value_builtin(impl, *args)
 
     def _unavailable(self, name: str, why: str, *_args: int) -> int:
         files = self._instance.policy.files_calling(name)

@@ -1,10 +1,13 @@
-"""Loading a compiled policy's module: native code from memory, from the signed
-on-disk cache or compiled anew, and the memory its data segments need."""
+"""Loading a compiled policy's module: its builtins routed to the host where OPA's
+Wasm library is wrong (:mod:`engine.wasm.builtin_routing`), native code from
+memory, from the signed on-disk cache or compiled anew, and the memory its data
+segments need."""
 
 from __future__ import annotations
 
 from engine.rules.compiler import CompiledPolicy
 from engine.wasm import binary, native_cache
+from engine.wasm.builtin_routing import routed_module
 from engine.wasm.eval_errors import EvalError
 from engine.wasm.limits import PAGE
 from engine.wasm.wasmtime_adapter import (
@@ -23,17 +26,21 @@ def load_module(policy: CompiledPolicy) -> CompiledModule:
     module = _MODULES.get(policy.key)
     if module is not None:
         return module
+    try:
+        wasm = routed_module(policy.wasm)
+    except (binary.WasmFormatError, IndexError) as exc:
+        raise EvalError(f"policy module {policy.name} cannot be rewritten: {exc}") from None
     key = native_cache.signing_key()
-    native = native_cache.load(key, policy.wasm) if key is not None else None
+    native = native_cache.load(key, wasm) if key is not None else None
     if native is not None:
         module = deserialize_module(native)
     if module is None:
         try:
-            module = compile_module(policy.wasm)
+            module = compile_module(wasm)
         except WasmRefused as exc:
             raise EvalError(f"policy module {policy.name} is not valid Wasm: {exc}") from None
         if key is not None:
-            native_cache.store(key, policy.wasm, module.serialize())
+            native_cache.store(key, wasm, module.serialize())
     _MODULES[policy.key] = module
     return module
 

@@ -1,5 +1,7 @@
-"""Object builtins the Wasm runtime leaves to the host (OPA's ``topdown/subset.go``):
-``object.subset``."""
+"""Object builtins answered by the host: ``object.subset`` (OPA's
+``topdown/subset.go``), which the Wasm runtime leaves to the host, and
+``object.union_n`` (``topdown/object.go``), routed to it
+(:mod:`engine.wasm.builtin_routing`)."""
 
 from __future__ import annotations
 
@@ -77,3 +79,33 @@ def object_subset(sup: Any, sub: Any) -> bool:
         "object.subset: both arguments must be objects, sets, or arrays "
         f"(or an array and a set), got {type_name(sup)} and {type_name(sub)}"
     )
+
+
+def _union(a: dict[Any, Any], b: dict[Any, Any]) -> dict[Any, Any]:
+    """``object.union(a, b)``: ``b``'s keys win, objects under a key both hold merged."""
+    merged = {freeze(key): (key, value) for key, value in a.items()}
+    for key, value in b.items():
+        frozen = freeze(key)
+        if frozen in merged:
+            old = merged[frozen][1]
+            if isinstance(old, dict) and isinstance(value, dict):
+                value = _union(old, value)
+        merged[frozen] = (key, value)
+    return dict(merged.values())
+
+
+@register("object.union_n")
+def object_union_n(objects: Any) -> dict[Any, Any]:
+    """The objects of an array merged left to right as ``object.union`` merges two
+    (``{}`` for none: topdown's answer, where OPA's Wasm library is undefined)."""
+    if not isinstance(objects, list):
+        raise BuiltinError(f"object.union_n: operand 1 must be array but got {type_name(objects)}")
+    result: dict[Any, Any] = {}
+    for item in objects:
+        current_context().check_time()
+        if not isinstance(item, dict):
+            raise BuiltinError(
+                f"object.union_n: operand 1 must be array of objects but got {type_name(item)}"
+            )
+        result = _union(result, item)
+    return result
