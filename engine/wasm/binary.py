@@ -1,7 +1,10 @@
-"""A Wasm module's binary form: its sections, function names and code bodies,
-read and written back, and the instructions of a function body.
+"""A Wasm module's binary form: its sections, imports, constant globals, exports,
+function names and code bodies, read and written back, and the instructions of
+a function body.
 
-Only what the engine's own rewriting needs (:mod:`engine.wasm.read_tracing`):
+Only what the engine reads and rewrites needs (:mod:`engine.wasm.read_tracing`,
+:mod:`engine.wasm.builtin_routing`, :mod:`engine.wasm.module_abi`, the memory
+the data segments reach):
 sections are kept as bytes, the code section is split into bodies, and the
 instruction reader knows the opcodes of Wasm 1.0 (MVP) plus the saturating
 and bulk-memory prefixes, which is what OPA's compiler and its C runtime
@@ -89,6 +92,8 @@ def sleb(value: int) -> bytes:
 
 def _name(data: bytes, pos: int) -> tuple[str, int]:
     length, pos = read_uleb(data, pos)
+    if pos + length > len(data):
+        raise WasmFormatError("a name runs past the end")
     return data[pos : pos + length].decode("utf-8", "replace"), pos + length
 
 
@@ -161,6 +166,65 @@ def _imports(module: list[Section]) -> tuple[list[tuple[str, str]], int]:
             else:
                 raise WasmFormatError(f"unknown import kind {kind}")
     return out, globals_
+
+
+def imported_global_count(module: list[Section]) -> int:
+    """How many globals the module imports (they come first in the global index space)."""
+    return _imports(module)[1]
+
+
+_FLOAT_CONST_BYTES = {0x43: 4, 0x44: 8}
+
+
+def constant_globals(module: list[Section]) -> list[int | None]:
+    """Each defined global's value when its initializer is an ``i32.const``, else None."""
+    out: list[int | None] = []
+    for section in module:
+        if section.id != GLOBAL:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            opcode = _byte(data, pos + 2)  # after the value type and mutability
+            pos += 3
+            value: int | None = None
+            if opcode == I32_CONST:
+                value, pos = read_sleb(data, pos)
+            elif opcode == 0x42:  # i64.const
+                pos = _skip_sleb(data, pos)
+            elif opcode in _FLOAT_CONST_BYTES:
+                pos += _FLOAT_CONST_BYTES[opcode]
+            elif opcode == GLOBAL_GET:
+                _, pos = read_uleb(data, pos)
+            else:
+                raise WasmFormatError(f"unsupported global initializer opcode {opcode:#x}")
+            if _byte(data, pos) != END:
+                raise WasmFormatError("unsupported global initializer")
+            pos += 1
+            out.append(value)
+    return out
+
+
+def exports(module: list[Section]) -> dict[str, tuple[int, int]]:
+    """Each export's (kind, index) by name (kind 0 a function, 3 a global)."""
+    out: dict[str, tuple[int, int]] = {}
+    for section in module:
+        if section.id != EXPORT:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            name, pos = _name(data, pos)
+            kind = _byte(data, pos)
+            index, pos = read_uleb(data, pos + 1)
+            out[name] = (kind, index)
+    return out
+
+
+def _byte(data: bytes, pos: int) -> int:
+    if pos >= len(data):
+        raise WasmFormatError("a section runs past its end")
+    return data[pos]
 
 
 def _section(module: list[Section], sid: int) -> Section:
