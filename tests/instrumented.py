@@ -2,9 +2,8 @@
 
 A scan evaluates the instrumented copy of the compiled module
 (:func:`engine.evaluation.attribute_reads.traced_policy`: value reads recorded
-in a buffer, topdown's early exit). Here every read of any node is recorded,
-not only those of the input, so the recording runs at its busiest; the
-reads are counted and otherwise dropped.
+in a buffer, topdown's early exit). Here, as in a scan, the reads of the
+input are recorded; they are counted and otherwise dropped.
 """
 
 from __future__ import annotations
@@ -43,10 +42,18 @@ def instance(
     if module == "plain":
         return PolicyInstance(policy, **options), reads
     assert module == "instrumented", module
-    inst = PolicyInstance(traced_policy(policy), read_hook=reads.take, **options)
-    inst.set_global(TRACE_FROM, 0)
-    inst.set_global(TRACE_TO, 0xFFFFFFFF)
-    return inst, reads
+    return _InputTracing(traced_policy(policy), read_hook=reads.take, **options), reads
+
+
+class _InputTracing(PolicyInstance):
+    """An instance of an instrumented module recording the reads of each input."""
+
+    def set_input(self, *args: Any, **kwargs: Any) -> list[int]:
+        addrs = super().set_input(*args, **kwargs)
+        low, high = self.input_span
+        self.set_global(TRACE_FROM, low)
+        self.set_global(TRACE_TO, high)
+        return addrs
 
 
 def evaluate_ref(

@@ -66,8 +66,9 @@ def base64_decode(x: Value) -> str:
 
 @register("base64.is_valid")
 def base64_is_valid(x: Value) -> bool:
-    """Whether topdown's ``base64.decode`` accepts ``x``."""
-    _string_arg("base64.is_valid", 1, x)  # not a string: an error, not false
+    """Whether topdown's ``base64.decode`` accepts ``x`` (false for a non-string)."""
+    if not isinstance(x, str):
+        return False
     try:
         _go_base64("base64.is_valid", x)
     except BuiltinError:
@@ -82,8 +83,10 @@ def _no_constant(name: str) -> Any:
 @register("json.is_valid")
 def json_is_valid(x: Value) -> bool:
     """Go's ``json.Valid``: one RFC 8259 value, nothing after it (OPA's Wasm
-    library accepts a trailing comma in an array)."""
-    text = _string_arg("json.is_valid", 1, x)
+    library accepts a trailing comma in an array); false for a non-string."""
+    if not isinstance(x, str):
+        return False
+    text = x
     try:
         json.loads(text, parse_constant=_no_constant)
     except (ValueError, UnicodeError):
