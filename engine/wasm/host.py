@@ -149,10 +149,8 @@ class PolicyInstance:
             self._sandbox.global_value("opa_wasm_abi_minor_version"),
         )
         self.entrypoints: dict[str, int] = values.parse(self.json_dump(self._call("entrypoints")))
-        builtin_ids: dict[str, int] = values.parse(self.json_dump(self._call("builtins")))
-        self.imported_builtins = frozenset(builtin_ids)
+        self.imported_builtins = self._bind_builtins()
         """Names of the builtins this module calls on the host."""
-        self._builtins.bind(builtin_ids)
         if read_hook is not None:
             self._start_read_buffer(read_hook, read_buffer_bytes - read_buffer_bytes % PAIR.size)
         self.data_addr = self.parse_json(policy.data)
@@ -164,6 +162,12 @@ class PolicyInstance:
         self._ctx = 0
         self._input_heap = 0
         self.set_input(None)
+
+    def _bind_builtins(self) -> frozenset[str]:
+        """Resolve the builtins the module calls on the host; their names."""
+        builtin_ids: dict[str, int] = values.parse(self.json_dump(self._call("builtins")))
+        self._builtins.bind(builtin_ids)
+        return frozenset(builtin_ids)
 
     def _instantiate(self) -> Sandbox:
         """The module instantiated in a store of its own, its memory capped."""
