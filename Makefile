@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity loader-parity-examples snyk-parity compat clean-cache
+.PHONY: setup opa opa-compat wasmtime-range test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity loader-parity-examples snyk-parity compat clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -19,6 +19,17 @@ opa:
 # The second OPA the tests compare with the pinned one (wasm/compat/go.mod).
 opa-compat:
 	@bash wasm/build-opa.sh --compat
+
+# The Wasm tests against the lowest and the newest wasmtime release of the range
+# pyproject.toml allows (opt-in): each is installed beside the venv, not into it,
+# and put first on the path.
+WASMTIME_RANGE := 40.0.0 50.0.1
+wasmtime-range: setup
+	@for v in $(WASMTIME_RANGE); do \
+	  $(BIN)/pip install --quiet --no-deps --target .wasmtime/$$v wasmtime==$$v || exit 1; \
+	  echo "wasmtime $$v"; \
+	  PYTHONPATH=.wasmtime/$$v $(BIN)/pytest -q -o addopts="" -p no:cacheprovider tests/wasm || exit 1; \
+	done
 
 test: setup opa-compat
 	$(BIN)/ruff check engine tests bench build_support

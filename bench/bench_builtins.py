@@ -22,7 +22,7 @@ from pathlib import Path
 from engine.rules.capabilities import BuiltinDecl
 from engine.rules.compiler import compile_policy
 from engine.rules.sources import load_sources
-from engine.wasm.host import PolicyInstance, _ExportCall
+from engine.wasm.host import PolicyInstance
 
 CALLS = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
 FRAGMENTS = 2_000
@@ -78,7 +78,7 @@ def _fragment(inst: PolicyInstance, n_addr: int) -> int:
     each free is O(1)); the N left free are not adjacent, so never merged."""
     malloc, free = (
         inst._fn["opa_malloc"],
-        _ExportCall(inst.store, inst.instance.exports(inst.store)["opa_free"]),
+        inst.export("opa_free"),
     )
     blocks = [malloc(128 + (j * 37) % 512) for j in range(2 * inst.to_python(n_addr))]
     for addr in reversed(blocks[::2]):

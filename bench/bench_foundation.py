@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.rules.compiler import compile_policy
 from engine.rules.opa import find_opa
 from engine.rules.sources import load_sources
-from engine.wasm.host import PolicyInstance, _ExportCall
+from engine.wasm.host import PolicyInstance
 
 RULES = 40
 CALLS = 2000
@@ -87,7 +87,7 @@ def main() -> None:
         inst.set_input(b'{"resources": {}}')
         n = 5000
         per_eval = timed(lambda: [inst.evaluate("bench/empty") for _ in range(n)]) / n
-        heap_get = _ExportCall(inst.store, inst.instance.exports(inst.store)["opa_heap_ptr_get"])
+        heap_get = inst.export("opa_heap_ptr_get")
         per_call = timed(lambda: [heap_get() for _ in range(n)]) / n
         opa_eval = timed(
             lambda: subprocess.run(

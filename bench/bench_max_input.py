@@ -41,7 +41,7 @@ def peak_wasm_bytes(doc: dict, rules: Path) -> int:
         for index in range(len(evaluator.rule_set.rules)):
             evaluator.run(index)
     instance = evaluator._instance
-    size = instance.memory.data_len(instance.store)
+    size = instance.memory_bytes()
     evaluator.close()
     return size
 

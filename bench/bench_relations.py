@@ -284,7 +284,7 @@ def phases(state_doc: dict[str, Any], rules: Path) -> tuple[float, float, int]:
             assert not run.errors, run.errors
         done = time.perf_counter()
     instance = evaluator._instance
-    wasm_bytes = instance.memory.data_len(instance.store)
+    wasm_bytes = instance.memory_bytes()
     evaluator.close()
     return loaded - start, done - loaded, wasm_bytes
 

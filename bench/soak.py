@@ -95,7 +95,7 @@ def main() -> None:
             rules_per_input = rules_per_input or total // count
             if done % (rules_per_input * 100) == 0:
                 gc.collect()
-                wasm = evaluators[0]._instance.memory.data_len(evaluators[0]._instance.store)
+                wasm = evaluators[0]._instance.memory_bytes()
                 objects = len(gc.get_objects()) + gc.get_freeze_count()
                 print(
                     f"{done // rules_per_input:>6} inputs  RSS {rss() / MIB:7.1f} MiB  "

@@ -1,10 +1,15 @@
-"""The pinned `opa` binary as the oracle for Rego semantics."""
+"""The pinned `opa` binary as the oracle for Rego semantics.
+
+A test whose oracle is missing is skipped, except under ``CI=true``, where it
+fails instead: CI must never pass on tests that compared nothing.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 import pytest
@@ -69,8 +74,22 @@ def _have_opa() -> bool:
     return True
 
 
-needs_opa = pytest.mark.skipif(not _have_opa(), reason="pinned opa binary not available")
-"""Marks tests that compare with the pinned `opa` binary."""
+IN_CI = os.environ.get("CI") == "true"
+"""Whether a missing oracle fails a test instead of skipping it."""
+
+
+def skip_without_oracle(reason: str) -> NoReturn:
+    """Skip the running test, its oracle being missing; under ``CI=true``, fail it."""
+    if IN_CI:
+        pytest.fail(f"the oracle is missing under CI=true: {reason}")
+    pytest.skip(reason)
+
+
+needs_opa = pytest.mark.skipif(
+    not IN_CI and not _have_opa(), reason="pinned opa binary not available"
+)
+"""Marks tests that compare with the pinned `opa` binary. Under ``CI=true`` they
+always run, so a missing `opa` fails them."""
 
 
 def host_call(name: str, *args: Any) -> list[Any]:

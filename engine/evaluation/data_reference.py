@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
+from engine.core.go_yaml import load_yaml_document
 from engine.core.paths import display_path
-from engine.inputs.go_yaml import load_yaml_document
 from engine.inputs.loaders.limits import too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.compiler import compile_policy, entrypoint_for_ref

@@ -97,7 +97,7 @@ def parse_data_document(path: Path, text: str) -> Any:
             raise SourceError(display_path(path), too_deep_message()) from None
     import yaml
 
-    from engine.inputs.go_yaml import load_yaml_document
+    from engine.core.go_yaml import load_yaml_document
     from engine.inputs.loaders.loaded import LoaderError
 
     try:

@@ -351,7 +351,7 @@ class TestSuite:
 
     def _drop_instance(self) -> None:
         if self.instance is not None:
-            self.instance.store.close()
+            self.instance.close()
             self.instance = None
 
     def _print(self, line: str) -> None:

@@ -3,5 +3,5 @@ the Rego value model, reading values straight from Wasm memory, judgements and
 entrypoint values handed over by address, and the builtins OPA's Wasm runtime
 leaves to the host (``host_builtins/``).
 
-May import: core, inputs, rules.
+May import: core, rules.
 """

@@ -1,7 +1,10 @@
-"""A Wasm module's binary form: its sections, function names and code bodies,
-read and written back, and the instructions of a function body.
+"""A Wasm module's binary form: its sections, imports, constant globals, exports,
+function names and code bodies, read and written back, and the instructions of
+a function body.
 
-Only what the engine's own rewriting needs (:mod:`engine.wasm.read_tracing`):
+Only what the engine reads and rewrites needs (:mod:`engine.wasm.read_tracing`,
+:mod:`engine.wasm.builtin_routing`, :mod:`engine.wasm.module_abi`, the memory
+the data segments reach):
 sections are kept as bytes, the code section is split into bodies, and the
 instruction reader knows the opcodes of Wasm 1.0 (MVP) plus the saturating
 and bulk-memory prefixes, which is what OPA's compiler and its C runtime
@@ -14,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 MAGIC = b"\x00asm\x01\x00\x00\x00"
-CUSTOM, IMPORT, GLOBAL, EXPORT, CODE = 0, 2, 6, 7, 10
+CUSTOM, IMPORT, GLOBAL, EXPORT, CODE, DATA = 0, 2, 6, 7, 10, 11
 _SECTION_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 10, 11)
 """Where each non-custom section goes (the data count section, 12, before code)."""
 
@@ -89,6 +92,8 @@ def sleb(value: int) -> bytes:
 
 def _name(data: bytes, pos: int) -> tuple[str, int]:
     length, pos = read_uleb(data, pos)
+    if pos + length > len(data):
+        raise WasmFormatError("a name runs past the end")
     return data[pos : pos + length].decode("utf-8", "replace"), pos + length
 
 
@@ -163,6 +168,65 @@ def _imports(module: list[Section]) -> tuple[list[tuple[str, str]], int]:
     return out, globals_
 
 
+def imported_global_count(module: list[Section]) -> int:
+    """How many globals the module imports (they come first in the global index space)."""
+    return _imports(module)[1]
+
+
+_FLOAT_CONST_BYTES = {0x43: 4, 0x44: 8}
+
+
+def constant_globals(module: list[Section]) -> list[int | None]:
+    """Each defined global's value when its initializer is an ``i32.const``, else None."""
+    out: list[int | None] = []
+    for section in module:
+        if section.id != GLOBAL:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            opcode = _byte(data, pos + 2)  # after the value type and mutability
+            pos += 3
+            value: int | None = None
+            if opcode == I32_CONST:
+                value, pos = read_sleb(data, pos)
+            elif opcode == 0x42:  # i64.const
+                pos = _skip_sleb(data, pos)
+            elif opcode in _FLOAT_CONST_BYTES:
+                pos += _FLOAT_CONST_BYTES[opcode]
+            elif opcode == GLOBAL_GET:
+                _, pos = read_uleb(data, pos)
+            else:
+                raise WasmFormatError(f"unsupported global initializer opcode {opcode:#x}")
+            if _byte(data, pos) != END:
+                raise WasmFormatError("unsupported global initializer")
+            pos += 1
+            out.append(value)
+    return out
+
+
+def exports(module: list[Section]) -> dict[str, tuple[int, int]]:
+    """Each export's (kind, index) by name (kind 0 a function, 3 a global)."""
+    out: dict[str, tuple[int, int]] = {}
+    for section in module:
+        if section.id != EXPORT:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            name, pos = _name(data, pos)
+            kind = _byte(data, pos)
+            index, pos = read_uleb(data, pos + 1)
+            out[name] = (kind, index)
+    return out
+
+
+def _byte(data: bytes, pos: int) -> int:
+    if pos >= len(data):
+        raise WasmFormatError("a section runs past its end")
+    return data[pos]
+
+
 def _section(module: list[Section], sid: int) -> Section:
     """The section ``sid`` of ``module``, added empty where it belongs when missing."""
     for section in module:
@@ -225,6 +289,32 @@ def function_names(module: list[Section]) -> dict[int, str]:
                 return names
             pos += size
     return {}
+
+
+def data_end(module: list[Section]) -> int | None:
+    """The highest end offset of the module's active data segments (0 when
+    there are none); None when an offset is not an ``i32.const``."""
+    end = 0
+    for section in module:
+        if section.id != DATA:
+            continue
+        data = section.payload
+        count, pos = read_uleb(data, 0)
+        for _ in range(count):
+            flags, pos = read_uleb(data, pos)
+            if flags == 2:
+                _, pos = read_uleb(data, pos)  # memory index
+            offset = 0
+            if flags in (0, 2):
+                if pos >= len(data) or data[pos] != I32_CONST:
+                    return None
+                offset, pos = read_sleb(data, pos + 1)
+                offset &= 0xFFFFFFFF  # an address: i32 read as unsigned
+                pos += 1  # end
+            length, pos = read_uleb(data, pos)
+            pos += length
+            end = max(end, offset + length)
+    return end
 
 
 @dataclass

@@ -23,7 +23,7 @@ from engine.results.report import ScanReport
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
 from engine.scanning.scanner import ScanOptions, scan
-from engine.wasm import host as wasm_host
+from engine.wasm import wasmtime_adapter
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -115,11 +115,11 @@ def test_the_default_scan_finds_what_the_examples_hold() -> None:
 def test_a_scan_frees_its_wasm_instance_before_returning() -> None:
     # Not left to the collector: a big input's Wasm memory is GiBs.
     gc.collect()
-    before = len(wasm_host._HOST_FUNCS)
+    before = wasmtime_adapter.host_function_count()
     gc.disable()
     try:
         report = scan([EXAMPLES / "kubernetes"], shipped_rule_files())
-        assert len(wasm_host._HOST_FUNCS) == before
+        assert wasmtime_adapter.host_function_count() == before
     finally:
         gc.enable()
     assert report.failing_results()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import instrumented
 from conformance_suite import Case
 
 from engine.evaluation.query_rules import QueryRule, blank_literals, query_bindings, query_rule
@@ -299,11 +300,14 @@ def judge(
     return Outcome(case, True)
 
 
-def evaluate(policy: CompiledPolicy, group: Sequence[Prepared]) -> list[Outcome]:
-    """Evaluate every case of one compiled module."""
+def evaluate(
+    policy: CompiledPolicy, group: Sequence[Prepared], module: str = "plain"
+) -> list[Outcome]:
+    """Evaluate every case of one compiled module, as compiled (``plain``) or in
+    the instrumented copy a scan runs (``instrumented``)."""
     try:
-        instance = PolicyInstance(
-            policy, print_hook=lambda _line: None, custom={"test.sleep": _test_sleep}
+        instance, _ = instrumented.instance(
+            policy, module, print_hook=lambda _line: None, custom={"test.sleep": _test_sleep}
         )
     except EvalError as exc:
         return [Outcome(p.case, False, f"cannot instantiate: {exc}") for p in group]
@@ -342,9 +346,11 @@ def run_cases(
     *,
     workers: int = 2,
     progress: Callable[[int], None] | None = None,
+    module: str = "plain",
 ) -> list[Outcome]:
     """Run ``cases``: compile in ``workers`` threads (each runs ``opa build``),
-    evaluate as each compilation finishes. Outcomes come back in case order."""
+    evaluate as each compilation finishes, in ``module`` (see :func:`evaluate`).
+    Outcomes come back in case order."""
     prepared = [prepare(case, i) for i, case in enumerate(cases)]
     outcomes: dict[int, Outcome] = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -352,7 +358,7 @@ def run_cases(
             for outcome in failed:
                 outcomes[id(outcome.case)] = outcome
             for policy, group in compiled:
-                for outcome in evaluate(policy, group):
+                for outcome in evaluate(policy, group, module):
                     outcomes[id(outcome.case)] = outcome
             if progress:
                 progress(len(outcomes))

@@ -25,6 +25,7 @@ from conformance_suite import (
     load_skip_list,
     module_dir,
 )
+from oracle import skip_without_oracle
 
 
 def _locate() -> Path:
@@ -32,12 +33,13 @@ def _locate() -> Path:
         return module_dir()
     except SuiteUnavailable as exc:
         if "not installed" in str(exc):
-            pytest.skip(f"OPA's compliance suite needs Go: {exc}")
+            skip_without_oracle(f"OPA's compliance suite needs Go: {exc}")
         raise
 
 
-@pytest.fixture(scope="session")
-def suite() -> SuiteRun:
+def _run_suite(in_module: str) -> SuiteRun:
+    """Every case the skip list keeps, evaluated in ``in_module`` (``plain`` or
+    ``instrumented``, the copy a scan runs)."""
     module = _locate()
     cases = load_cases(module / CASES_DIR)
     skips = load_skip_list(module)
@@ -50,11 +52,21 @@ def suite() -> SuiteRun:
         else:
             skipped[index] = reason
     start = time.perf_counter()
-    ran = run_cases([cases[i] for i in run])
+    ran = run_cases([cases[i] for i in run], module=in_module)
     outcomes = dict(zip(run, ran, strict=True))
-    result = SuiteRun(cases, skipped, outcomes, time.perf_counter() - start)
+    return SuiteRun(cases, skipped, outcomes, time.perf_counter() - start)
+
+
+@pytest.fixture(scope="session")
+def suite() -> SuiteRun:
+    result = _run_suite("plain")
     LAST_RUN.append(result)
     return result
+
+
+@pytest.fixture(scope="session")
+def instrumented_suite() -> SuiteRun:
+    return _run_suite("instrumented")
 
 
 def _groups() -> list[str]:
@@ -73,6 +85,18 @@ def test_every_case_of_the_folder_passes(suite: SuiteRun, group: str) -> None:
     failures = [
         f"{o.case.note} ({o.case.file}): {o.detail}"
         for o in suite.outcomes.values()
+        if o.case.group == group and not o.passed
+    ]
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_every_case_of_the_folder_passes_in_the_module_a_scan_runs(
+    instrumented_suite: SuiteRun, group: str
+) -> None:
+    failures = [
+        f"{o.case.note} ({o.case.file}): {o.detail}"
+        for o in instrumented_suite.outcomes.values()
         if o.case.group == group and not o.passed
     ]
     assert not failures, "\n".join(failures)

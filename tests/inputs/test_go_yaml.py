@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from oracle import needs_opa
 
+from engine.core.go_yaml import load_yaml_document
 from engine.evaluation.data_reference import eval_ref, read_input
-from engine.inputs.go_yaml import load_yaml_document
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.opa import find_opa
 from engine.rules.sources import SourceError, load_sources

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from oracle import needs_opa
+from oracle import needs_opa, skip_without_oracle
 
 from engine.rules import opa
 
@@ -58,7 +58,9 @@ def compat_opa() -> Path:
     path = opa.cached_opa_path(version)
     if not (path.is_file() and os.access(path, os.X_OK)):
         if shutil.which("go") is None:
-            pytest.skip(f"Go is not installed to build the second opa {version} (make opa-compat)")
+            skip_without_oracle(
+                f"Go is not installed to build the second opa {version} (make opa-compat)"
+            )
         build = _script("--compat", env=dict(os.environ))
         assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     assert opa.binary_version(path) == version

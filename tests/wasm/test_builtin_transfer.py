@@ -25,8 +25,7 @@ from hypothesis import strategies as st
 from engine.rules.capabilities import BuiltinDecl
 from engine.rules.compiler import CompiledPolicy, compile_policy
 from engine.rules.sources import PolicySources, RegoFile
-from engine.wasm import host as wasm_host
-from engine.wasm import values
+from engine.wasm import values, wasmtime_adapter
 from engine.wasm.host import EvalError, Limits, OutputLimitExceeded, PolicyInstance
 from engine.wasm.memory import ReadBudgetExceeded
 
@@ -277,25 +276,25 @@ def test_interrupt_in_a_handler_reaches_the_caller_as_itself() -> None:
 
 def test_closing_an_instance_frees_its_host_functions() -> None:
     gc.collect()  # instances earlier tests dropped
-    before = len(wasm_host._HOST_FUNCS)
+    before = wasmtime_adapter.host_function_count()
     inst = make()
-    assert len(wasm_host._HOST_FUNCS) > before  # those the module imports
+    assert wasmtime_adapter.host_function_count() > before  # those the module imports
     inst.close()
-    assert len(wasm_host._HOST_FUNCS) == before
+    assert wasmtime_adapter.host_function_count() == before
 
 
 def test_an_instance_dropped_without_closing_is_freed_with_its_store() -> None:
     # The host-function table holds its handlers weakly: it must not keep an
     # instance (and GiBs of Wasm memory) alive after its last user lets go.
     gc.collect()
-    before = len(wasm_host._HOST_FUNCS)
+    before = wasmtime_adapter.host_function_count()
     inst = make()
     assert inst.evaluate("t/strings")[0]["eq"] is True
     alive = weakref.ref(inst)
     del inst
     gc.collect()
     assert alive() is None
-    assert len(wasm_host._HOST_FUNCS) == before
+    assert wasmtime_adapter.host_function_count() == before
 
 
 def test_process_with_live_instances_exits_cleanly(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Differential suite: every package under tests/differential/ is evaluated by
 the engine (Wasm + host builtins) and by the pinned `opa eval` over the same
-staged bundle; the values must be identical, rule by rule.
+staged bundle; the values must be identical, rule by rule. The engine runs
+both the module as compiled and the instrumented copy a scan runs.
 
 A file ``<name>.rego`` may have ``<name>.input.json`` beside it as the input.
 """
@@ -15,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from instrumented import MODULES, evaluate_ref
 
-from engine.evaluation.data_reference import eval_ref
 from engine.rules.compiler import stage_bundle
 from engine.rules.opa import find_opa
 from engine.rules.sources import load_sources
@@ -60,14 +61,19 @@ def test_suite_is_large_enough() -> None:
     assert count_rules() >= 60
 
 
+@pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(CASES)) for p in FILES])
-def test_engine_matches_opa(path: Path) -> None:
+def test_engine_matches_opa(path: Path, module: str) -> None:
     ref = f"data.{package_of(path)}"
     input_path = path.with_suffix(".input.json")
     input_path = input_path if input_path.is_file() else None
     expected = opa_value(path, ref, input_path)
-    result = eval_ref([path], ref, input_json=input_path.read_bytes() if input_path else None)
-    actual = json.loads(values.dumps_json(result.value)) if result.defined else None
+    results, reads = evaluate_ref(
+        [path], ref, module, input_json=input_path.read_bytes() if input_path else None
+    )
+    if module == "instrumented" and input_path is not None:
+        assert reads.pairs, "the instrumented module recorded no read of the input"
+    actual = json.loads(values.dumps_json(results[0])) if results else None
     assert isinstance(expected, dict) and isinstance(actual, dict)
     assert expected, f"{path}: opa found no defined rule; the case tests nothing"
     for rule in sorted(set(expected) | set(actual)):

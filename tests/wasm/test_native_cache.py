@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hostile_module import hostile_policy
 
-from engine.wasm import host, native_cache
+from engine.wasm import host, module_loading, native_cache
 
 HERE = Path(__file__).parent
 
@@ -26,7 +26,7 @@ def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     cache, key = tmp_path / "cache", tmp_path / "config" / "native-cache.key"
     monkeypatch.setenv("REGO_ENGINE_CACHE", str(cache))
     monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(key))
-    monkeypatch.setattr(host, "_MODULES", {})
+    monkeypatch.setattr(module_loading, "_MODULES", {})
     return cache, key
 
 

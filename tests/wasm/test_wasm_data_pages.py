@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import wasmtime
 from oracle import needs_opa
 from scan_fixtures import write
 
 from engine.evaluation.data_reference import eval_ref
 from engine.rules.compiler import compile_policy
 from engine.rules.sources import load_sources
-from engine.wasm import host as wasm_host
+from engine.wasm.module_loading import data_pages
+from engine.wasm.wasmtime_adapter import compile_module
 
 STRINGS = 3000
 
@@ -36,19 +36,17 @@ def test_the_module_needs_more_than_it_declares(tmp_path: Path) -> None:
     imports (instantiating it with that memory traps on the data segments)."""
     sources = load_sources([many_strings(tmp_path)])
     policy = compile_policy(sources, ["many/n"])
-    module = wasmtime.Module(wasmtime.Engine(), policy.wasm)
-    (memory,) = [i.type for i in module.imports if i.name == "memory"]
-    assert isinstance(memory, wasmtime.MemoryType)
-    assert wasm_host.data_pages(policy.wasm) > memory.limits.min
+    module = compile_module(policy.wasm)
+    assert data_pages(policy.wasm) > module.memory_minimum
 
 
 def test_data_pages_of_a_module_without_data() -> None:
     header = b"\0asm\x01\0\0\0"
-    assert wasm_host.data_pages(header) == 0
+    assert data_pages(header) == 0
     # one data segment of 70,000 bytes at offset 1,000: ends in page 2
     segment = b"\x00\x41" + _leb(1000) + b"\x0b" + _leb(70_000) + b"\0" * 70_000
     body = _leb(1) + segment
-    assert wasm_host.data_pages(header + b"\x0b" + _leb(len(body)) + body) == 2
+    assert data_pages(header + b"\x0b" + _leb(len(body)) + body) == 2
 
 
 def _leb(n: int) -> bytes:

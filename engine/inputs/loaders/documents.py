@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from engine.core.address_space import no_room_message, room_for
-from engine.inputs.loaders.limits import check_yaml_stream, too_deep_message
+from engine.core.yaml_limits import check_yaml_stream, too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 
 # Digits to "0", every other byte to " ": a run of 19 zeros is then found by a

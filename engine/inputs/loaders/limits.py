@@ -23,31 +23,13 @@ before anything walks the document.
 
 from __future__ import annotations
 
-import re
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from engine.core.address_space import ORJSON_WRITE_ROOM, room_for
+from engine.core.yaml_limits import MAX_DEPTH, too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
-
-if TYPE_CHECKING:
-    import yaml
-
-MAX_DEPTH = 254
-"""Arrays and objects nested inside each other, at most (orjson's own limit)."""
-
-_COMPOSER_SAFE = 4000
-"""Nesting libyaml composes and PyYAML constructs without trouble on an 8 MiB
-stack (measured: 20,000 levels compose; a 100,000-level stream crashes)."""
-_COMPACT_DASHES = re.compile(rb"-(?=[ ]+-)")
-_ANCHOR = re.compile(rb"(?:^|[\s\[{,])&\S", re.MULTILINE)
-
-
-def too_deep_message() -> str:
-    """The error of a document nested too deep."""
-    return f"nested deeper than {MAX_DEPTH} levels (the limit on nesting depth)"
 
 
 def depth_of(value: Any) -> int:
@@ -76,111 +58,3 @@ def check_depth(document: Any) -> None:
     # Values orjson does not serialise (big integers): measure the slow way.
     if depth_of(document) > MAX_DEPTH:
         raise LoaderError(too_deep_message())
-
-
-def _max_indent(data: bytes) -> int:
-    """The deepest indentation of any line (a binary search of substring tests)."""
-    low, high = 0, len(data)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if b"\n" + b" " * middle in data:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _yaml_depth_bound(data: bytes) -> int:
-    """An upper bound on how deep a YAML stream can nest, from C-speed passes:
-    flow brackets anywhere, block nesting (each level indents further, and a
-    sequence may share its mapping's indentation), and compact ``- - -``
-    entries (each after the first follows another dash on its line)."""
-    flow = data.count(b"[") + data.count(b"{") + data.count(b"?")
-    compact = len(_COMPACT_DASHES.findall(data))
-    return flow + 2 * (_max_indent(data) + 1) + compact
-
-
-def _count_events(data: bytes) -> None:
-    """Refuse a stream nested deeper than :data:`MAX_DEPTH`, from its parse
-    events (no recursion: libyaml's parser is iterative)."""
-    import yaml
-
-    depth = 0
-    for event in yaml.parse(data, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise LoaderError(too_deep_message(), event.start_mark.line + 1)
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-
-
-def check_yaml_stream(raw: bytes | str) -> None:
-    """Make sure libyaml can compose ``raw`` (its composer recurses in C and
-    crashes the process past some 20,000 levels): streams that cannot nest
-    deeper than :data:`_COMPOSER_SAFE` pass at once, others are measured from
-    their events and refused past :data:`MAX_DEPTH`."""
-    data = raw.encode() if isinstance(raw, str) else raw
-    if _yaml_depth_bound(data) > _COMPOSER_SAFE:
-        _count_events(data)
-
-
-def has_anchor(raw: bytes) -> bool:
-    """Whether a YAML stream may define an anchor (and so hold aliases)."""
-    return b"&" in raw and _ANCHOR.search(raw) is not None
-
-
-def _children(pyyaml: ModuleType, node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, pyyaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, pyyaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    return []
-
-
-def check_yaml_node(root: yaml.Node) -> None:
-    """Refuse a composed YAML document that nests too deep through aliases,
-    refers to itself, or expands through aliases beyond go-yaml v3's ratio."""
-    import yaml
-
-    size: dict[int, int] = {}
-    depth: dict[int, int] = {}
-    open_nodes: set[int] = set()
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while stack:
-        node, finished = stack.pop()
-        key = id(node)
-        if finished:
-            open_nodes.discard(key)
-            children = _children(yaml, node)
-            size[key] = 1 + sum(size[id(c)] for c in children)
-            nested = max((depth[id(c)] for c in children), default=0)
-            depth[key] = nested + (0 if isinstance(node, yaml.ScalarNode) else 1)
-            if depth[key] > MAX_DEPTH:
-                raise LoaderError(too_deep_message(), node.start_mark.line + 1)
-            continue
-        if key in size:
-            continue
-        if key in open_nodes:
-            line = node.start_mark.line + 1
-            raise LoaderError("the YAML document contains itself (through an alias)", line)
-        open_nodes.add(key)
-        stack.append((node, True))
-        stack.extend((c, False) for c in _children(yaml, node) if id(c) not in size)
-    expanded, written = size[id(root)], len(size)
-    allowed = allowed_alias_ratio(expanded)
-    if expanded > 100 and (expanded - written) / expanded > allowed:
-        raise LoaderError(
-            f"YAML aliases expand the document to {expanded:,} values from {written:,} "
-            f"written (a 'billion laughs' document; aliases may make up {allowed:.0%} of "
-            "a document this size, as in go-yaml v3); refused"
-        )
-
-
-def allowed_alias_ratio(count: int) -> float:
-    """The share of aliases go-yaml v3 allows in a document of ``count`` decoded values."""
-    if count <= 400_000:
-        return 0.99
-    if count >= 4_000_000:
-        return 0.10
-    return 0.99 - 0.89 * ((count - 400_000) / 3_600_000)

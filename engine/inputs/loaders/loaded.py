@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.core.document_error import DocumentError
+
 if TYPE_CHECKING:
     from engine.inputs.source_map import AttributePath, SourceMap
     from engine.inputs.suppressions import InlineSuppression
@@ -14,13 +16,9 @@ STATE_FORMAT = "rego-engine-state"
 STATE_FORMAT_VERSION = "1.0"
 
 
-class LoaderError(ValueError):
-    """A file cannot be loaded; ``line`` (1-based) when known."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
+LoaderError = DocumentError
+"""A file cannot be loaded; ``line`` (1-based) when known (the error the shared
+YAML reader, :mod:`engine.core.go_yaml`, raises too)."""
 
 
 @dataclass(frozen=True, order=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from engine.inputs.loaders.limits import check_yaml_node, has_anchor
+from engine.core.yaml_limits import check_yaml_node, has_anchor
 
 _FN_TAGS = (
     *("And", "Base64", "Cidr", "Equals", "FindInMap", "GetAZs", "If", "ImportValue"),

@@ -1,10 +1,13 @@
 """Encoding builtins: ``hex.*``, ``base64url.encode_no_pad``, ``json.marshal_with_options``
-and ``json.patch``, with OPA's (Go's) exact output."""
+and ``json.patch``, with OPA's (Go's) exact output; and ``base64.decode``,
+``base64.is_valid`` and ``json.is_valid``, routed here from OPA's
+Wasm library (:mod:`engine.wasm.builtin_routing`)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 from decimal import Decimal
 from typing import Any
@@ -43,6 +46,52 @@ def base64url_encode_no_pad(x: Value) -> str:
     """URL-safe base64 of the string's UTF-8 bytes, without ``=`` padding."""
     data = _string_arg("base64url.encode_no_pad", 1, x).encode("utf-8")
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _go_base64(name: str, x: Value) -> bytes:
+    """Go's ``base64.StdEncoding.DecodeString``: padding required, line breaks ignored."""
+    text = _string_arg(name, 1, x).replace("\r", "").replace("\n", "")
+    try:
+        return base64.b64decode(text.encode("utf-8"), validate=True)
+    except (binascii.Error, ValueError) as err:
+        raise BuiltinError(f"{name}: illegal base64 data ({err})") from None
+
+
+@register("base64.decode")
+def base64_decode(x: Value) -> str:
+    """Standard base64 decoded as topdown decodes it (unpadded input is an error,
+    which OPA's Wasm library accepts)."""
+    return go_string(_go_base64("base64.decode", x))
+
+
+@register("base64.is_valid")
+def base64_is_valid(x: Value) -> bool:
+    """Whether topdown's ``base64.decode`` accepts ``x`` (false for a non-string)."""
+    if not isinstance(x, str):
+        return False
+    try:
+        _go_base64("base64.is_valid", x)
+    except BuiltinError:
+        return False
+    return True
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+@register("json.is_valid")
+def json_is_valid(x: Value) -> bool:
+    """Go's ``json.Valid``: one RFC 8259 value, nothing after it (OPA's Wasm
+    library accepts a trailing comma in an array); false for a non-string."""
+    if not isinstance(x, str):
+        return False
+    text = x
+    try:
+        json.loads(text, parse_constant=_no_constant)
+    except (ValueError, UnicodeError):
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- Go encoding/json

@@ -168,62 +168,14 @@ def build_schema(document: Node) -> Schema:
         for key in ("Schema", "SchemaExtension", "Directives", "Definitions", "Extensions")
     }
     schema = Schema()
-    for definition in merged["Definitions"]:
-        name = definition.get("Name", "")
-        if schema.types.get(name) is not None:
-            raise GraphQLError(f"Cannot redeclare type {name}.", definition.get("Position"))
-        schema.types[name] = definition
-    defs = list(merged["Definitions"])
-    for ext in merged["Extensions"]:
-        name = ext.get("Name", "")
-        definition = schema.types.get(name)
-        if definition is None:
-            definition = {"Kind": ext.get("Kind", ""), "Name": name}
-            definition["Position"] = ext.get("Position")
-            schema.types[name] = definition
-            defs.append(definition)
-        if definition.get("Kind", "") != ext.get("Kind", ""):
-            raise GraphQLError(
-                f"Cannot extend type {name} because the base type is a "
-                f"{definition.get('Kind', '')}, not {ext.get('Kind', '')}.",
-                ext.get("Position"),
-            )
-        for key in ("Directives", "Interfaces", "Fields", "Types", "TypePositions", "EnumValues"):
-            definition[key] = items(definition, key) + items(ext, key)
-    for definition in defs:
-        kind, name = definition.get("Kind", ""), definition.get("Name", "")
-        if kind == "UNION":
-            for member in items(definition, "Types"):
-                schema.possible_types.setdefault(name, []).append(schema.types.get(member))
-                schema.implements.setdefault(member, []).append(definition)
-        elif kind in ("INPUT_OBJECT", "OBJECT", "INTERFACE"):
-            for interface in items(definition, "Interfaces"):
-                schema.possible_types.setdefault(interface, []).append(definition)
-                schema.implements.setdefault(name, []).append(schema.types.get(interface))
-            if kind != "INTERFACE":
-                schema.possible_types.setdefault(name, []).append(definition)
+    defs = _add_types(schema, merged["Definitions"], merged["Extensions"])
+    _link_possible_types(schema, defs)
     for directive in merged["Directives"]:
         name = directive.get("Name", "")
         if schema.directives.get(name) is not None and name not in _BUILTIN_DIRECTIVES:
             raise GraphQLError(f"Cannot redeclare directive {name}.", directive.get("Position"))
         schema.directives[name] = directive
-    if len(merged["Schema"]) > 1:
-        raise GraphQLError(
-            "Cannot have multiple schema entry points, consider schema extensions instead.",
-            merged["Schema"][1].get("Position"),
-        )
-    for entry in merged["Schema"] + merged["SchemaExtension"]:
-        for operation in items(entry, "OperationTypes"):
-            target = schema.types.get(operation.get("Type", ""))
-            if target is None:
-                raise GraphQLError(
-                    f"Schema root {operation.get('Operation', '')} refers to a type "
-                    f"{operation.get('Type', '')} that does not exist.",
-                    operation.get("Position"),
-                )
-            if operation.get("Operation") in ("query", "mutation", "subscription"):
-                setattr(schema, str(operation["Operation"]), target)
-        _check_directives(schema, items(entry, "Directives"), "SCHEMA", None, True)
+    _set_roots(schema, merged["Schema"], merged["SchemaExtension"])
     for name in sorted(schema.types):
         _check_definition(schema, schema.types[name])
     _check_input_cycles(schema)
@@ -250,6 +202,70 @@ def build_schema(document: Node) -> Schema:
             },
         ]
     return schema
+
+
+def _add_types(schema: Schema, definitions: list[Node], extensions: list[Node]) -> list[Node]:
+    """Declare each type, then apply each extension to its type; every definition, in order."""
+    for definition in definitions:
+        name = definition.get("Name", "")
+        if schema.types.get(name) is not None:
+            raise GraphQLError(f"Cannot redeclare type {name}.", definition.get("Position"))
+        schema.types[name] = definition
+    defs = list(definitions)
+    for ext in extensions:
+        name = ext.get("Name", "")
+        definition = schema.types.get(name)
+        if definition is None:
+            definition = {"Kind": ext.get("Kind", ""), "Name": name}
+            definition["Position"] = ext.get("Position")
+            schema.types[name] = definition
+            defs.append(definition)
+        if definition.get("Kind", "") != ext.get("Kind", ""):
+            raise GraphQLError(
+                f"Cannot extend type {name} because the base type is a "
+                f"{definition.get('Kind', '')}, not {ext.get('Kind', '')}.",
+                ext.get("Position"),
+            )
+        for key in ("Directives", "Interfaces", "Fields", "Types", "TypePositions", "EnumValues"):
+            definition[key] = items(definition, key) + items(ext, key)
+    return defs
+
+
+def _link_possible_types(schema: Schema, defs: list[Node]) -> None:
+    """Record the members of unions and the implementers of interfaces."""
+    for definition in defs:
+        kind, name = definition.get("Kind", ""), definition.get("Name", "")
+        if kind == "UNION":
+            for member in items(definition, "Types"):
+                schema.possible_types.setdefault(name, []).append(schema.types.get(member))
+                schema.implements.setdefault(member, []).append(definition)
+        elif kind in ("INPUT_OBJECT", "OBJECT", "INTERFACE"):
+            for interface in items(definition, "Interfaces"):
+                schema.possible_types.setdefault(interface, []).append(definition)
+                schema.implements.setdefault(name, []).append(schema.types.get(interface))
+            if kind != "INTERFACE":
+                schema.possible_types.setdefault(name, []).append(definition)
+
+
+def _set_roots(schema: Schema, entries: list[Node], extensions: list[Node]) -> None:
+    """The root operation types the schema definitions and their extensions name."""
+    if len(entries) > 1:
+        raise GraphQLError(
+            "Cannot have multiple schema entry points, consider schema extensions instead.",
+            entries[1].get("Position"),
+        )
+    for entry in entries + extensions:
+        for operation in items(entry, "OperationTypes"):
+            target = schema.types.get(operation.get("Type", ""))
+            if target is None:
+                raise GraphQLError(
+                    f"Schema root {operation.get('Operation', '')} refers to a type "
+                    f"{operation.get('Type', '')} that does not exist.",
+                    operation.get("Position"),
+                )
+            if operation.get("Operation") in ("query", "mutation", "subscription"):
+                setattr(schema, str(operation["Operation"]), target)
+        _check_directives(schema, items(entry, "Directives"), "SCHEMA", None, True)
 
 
 def _check_name(position: Position | None, name: str) -> None:
@@ -375,6 +391,15 @@ def _check_definition(schema: Schema, definition: Node) -> None:
                     "SCALAR, ENUM, INPUT_OBJECT.",
                     fld.get("Position"),
                 )
+    _check_unique_members(definition, fields)
+    if not definition.get("BuiltIn"):
+        _check_name(position, name)
+    _check_directives(schema, items(definition, "Directives"), kind, None, False)
+
+
+def _check_unique_members(definition: Node, fields: list[Node]) -> None:
+    """Each field, enum value and union member of a definition appears once."""
+    name, position = definition.get("Name", ""), definition.get("Position")
     for i, first in enumerate(fields):
         for second in fields[i + 1 :]:
             if first.get("Name", "") == second.get("Name", ""):
@@ -400,9 +425,6 @@ def _check_definition(schema: Schema, definition: Node) -> None:
             if len(member_positions) == len(members) and member_positions[j] is not None:
                 where = member_positions[j]
             raise GraphQLError(f"Union type {name} can only include type {members[j]} once.", where)
-    if not definition.get("BuiltIn"):
-        _check_name(position, name)
-    _check_directives(schema, items(definition, "Directives"), kind, None, False)
 
 
 def _check_implements(schema: Schema, definition: Node, interface_name: str) -> None:

@@ -15,6 +15,7 @@ import base64
 import contextlib
 import datetime
 import ipaddress
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -420,100 +421,158 @@ def _policies(cert: dict[str, Any], value: Tlv) -> None:
     cert["Policies"] = texts
 
 
+def _key_usage(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    data, length = _bits(ext)
+    usage = 0
+    for i in range(min(9, length)):
+        if data[i // 8] >> (7 - i % 8) & 1:
+            usage |= 1 << i
+    cert["KeyUsage"] = usage
+    return True
+
+
+def _basic_constraints(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    parts = ext.children()
+    is_ca = bool(parts) and parts[0].tag == 0x01 and _bool(parts[0])
+    rest = parts[1:] if parts and parts[0].tag == 0x01 else parts
+    max_path = _int(rest[0]) if rest else -1
+    cert.update(
+        BasicConstraintsValid=True,
+        IsCA=is_ca,
+        MaxPathLen=max_path,
+        MaxPathLenZero=max_path == 0,
+    )
+    return True
+
+
+def _subject_alt_names(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    dns, emails, ips, uris = _general_names(ext)
+    cert["DNSNames"] = dns or None
+    cert["EmailAddresses"] = emails or None
+    cert["IPAddresses"] = ips or None
+    cert["URIs"] = [go_url(u) for u in uris] or None
+    cert["URIStrings"] = uris or None
+    return bool(dns or emails or ips or uris)
+
+
+def _name_constraints_ext(cert: dict[str, Any], ext: Tlv, critical: bool) -> bool:
+    return not _name_constraints(cert, ext, critical)
+
+
+def _crl_points(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    points: list[str] = []
+    for point in ext.children():
+        for part in point.children():
+            if part.tag != 0xA0:
+                continue
+            for name in part.children():
+                if name.tag == 0xA0:
+                    points += [g.content.decode() for g in name.children() if g.tag == 0x86]
+    cert["CRLDistributionPoints"] = points or None
+    return True
+
+
+def _authority_key_id(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    for part in ext.children():
+        if part.tag == 0x80:
+            cert["AuthorityKeyId"] = _b64(part.content)
+    return True
+
+
+def _ext_key_usage(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    known: list[int] = []
+    unknown: list[list[int]] = []
+    for item in ext.children():
+        usage_oid = _oid(item.content)
+        if _oid_text(usage_oid) in _EXT_KEY_USAGES:
+            known.append(_EXT_KEY_USAGES[_oid_text(usage_oid)])
+        else:
+            unknown.append(usage_oid)
+    cert["ExtKeyUsage"] = known or None
+    cert["UnknownExtKeyUsage"] = unknown or None
+    return True
+
+
+def _subject_key_id(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    cert["SubjectKeyId"] = _b64(ext.content)
+    return True
+
+
+def _certificate_policies(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    _policies(cert, ext)
+    return True
+
+
+def _policy_mappings(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    mappings = []
+    for pair in ext.children():
+        issuer, subject = pair.children()
+        mappings.append(
+            {
+                "IssuerDomainPolicy": _oid_text(_oid(issuer.content)),
+                "SubjectDomainPolicy": _oid_text(_oid(subject.content)),
+            }
+        )
+    cert["PolicyMappings"] = mappings or None
+    return True
+
+
+def _policy_constraints(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    for part in ext.children():
+        number = int.from_bytes(part.content, "big", signed=True)
+        field = "RequireExplicitPolicy" if part.tag == 0x80 else "InhibitPolicyMapping"
+        cert[field] = number
+        cert[f"{field}Zero"] = number == 0
+    return True
+
+
+def _inhibit_any_policy(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    cert["InhibitAnyPolicy"] = _int(ext)
+    cert["InhibitAnyPolicyZero"] = cert["InhibitAnyPolicy"] == 0
+    return True
+
+
+_ACCESS_METHODS = {
+    "1.3.6.1.5.5.7.48.1": "OCSPServer",
+    "1.3.6.1.5.5.7.48.2": "IssuingCertificateURL",
+}
+
+
+def _authority_info_access(cert: dict[str, Any], ext: Tlv, _critical: bool) -> bool:
+    for access in ext.children():
+        method, location = access.children()
+        if location.tag != 0x86:
+            continue
+        field = _ACCESS_METHODS.get(_oid_text(_oid(method.content)))
+        if field:
+            cert[field] = [*(cert[field] or []), location.content.decode("utf-8", "replace")]
+    return True
+
+
+_EXTENSIONS: dict[str, Callable[[dict[str, Any], Tlv, bool], bool]] = {
+    "2.5.29.15": _key_usage,
+    "2.5.29.19": _basic_constraints,
+    "2.5.29.17": _subject_alt_names,
+    "2.5.29.30": _name_constraints_ext,
+    "2.5.29.31": _crl_points,
+    "2.5.29.35": _authority_key_id,
+    "2.5.29.37": _ext_key_usage,
+    "2.5.29.14": _subject_key_id,
+    "2.5.29.32": _certificate_policies,
+    "2.5.29.33": _policy_mappings,
+    "2.5.29.36": _policy_constraints,
+    "2.5.29.54": _inhibit_any_policy,
+    "1.3.6.1.5.5.7.1.1": _authority_info_access,
+}
+"""Go's handling of each extension it knows, by OID: each fills the certificate
+fields the extension sets and says whether Go counts it as handled."""
+
+
 def _apply_extension(cert: dict[str, Any], oid: str, critical: bool, value: bytes) -> bool:
     """Fill the certificate fields an extension sets; False when Go leaves it unhandled."""
-    ext, _ = read_tlv(value)
-    if oid == "2.5.29.15":
-        data, length = _bits(ext)
-        usage = 0
-        for i in range(min(9, length)):
-            if data[i // 8] >> (7 - i % 8) & 1:
-                usage |= 1 << i
-        cert["KeyUsage"] = usage
-    elif oid == "2.5.29.19":
-        parts = ext.children()
-        is_ca = bool(parts) and parts[0].tag == 0x01 and _bool(parts[0])
-        rest = parts[1:] if parts and parts[0].tag == 0x01 else parts
-        max_path = _int(rest[0]) if rest else -1
-        cert.update(
-            BasicConstraintsValid=True,
-            IsCA=is_ca,
-            MaxPathLen=max_path,
-            MaxPathLenZero=max_path == 0,
-        )
-    elif oid == "2.5.29.17":
-        dns, emails, ips, uris = _general_names(ext)
-        cert["DNSNames"] = dns or None
-        cert["EmailAddresses"] = emails or None
-        cert["IPAddresses"] = ips or None
-        cert["URIs"] = [go_url(u) for u in uris] or None
-        cert["URIStrings"] = uris or None
-        return bool(dns or emails or ips or uris)
-    elif oid == "2.5.29.30":
-        return not _name_constraints(cert, ext, critical)
-    elif oid == "2.5.29.31":
-        points: list[str] = []
-        for point in ext.children():
-            for part in point.children():
-                if part.tag != 0xA0:
-                    continue
-                for name in part.children():
-                    if name.tag == 0xA0:
-                        points += [g.content.decode() for g in name.children() if g.tag == 0x86]
-        cert["CRLDistributionPoints"] = points or None
-    elif oid == "2.5.29.35":
-        for part in ext.children():
-            if part.tag == 0x80:
-                cert["AuthorityKeyId"] = _b64(part.content)
-    elif oid == "2.5.29.37":
-        known: list[int] = []
-        unknown: list[list[int]] = []
-        for item in ext.children():
-            usage_oid = _oid(item.content)
-            if _oid_text(usage_oid) in _EXT_KEY_USAGES:
-                known.append(_EXT_KEY_USAGES[_oid_text(usage_oid)])
-            else:
-                unknown.append(usage_oid)
-        cert["ExtKeyUsage"] = known or None
-        cert["UnknownExtKeyUsage"] = unknown or None
-    elif oid == "2.5.29.14":
-        cert["SubjectKeyId"] = _b64(ext.content)
-    elif oid == "2.5.29.32":
-        _policies(cert, ext)
-    elif oid == "2.5.29.33":
-        mappings = []
-        for pair in ext.children():
-            issuer, subject = pair.children()
-            mappings.append(
-                {
-                    "IssuerDomainPolicy": _oid_text(_oid(issuer.content)),
-                    "SubjectDomainPolicy": _oid_text(_oid(subject.content)),
-                }
-            )
-        cert["PolicyMappings"] = mappings or None
-    elif oid == "2.5.29.36":
-        for part in ext.children():
-            number = int.from_bytes(part.content, "big", signed=True)
-            field = "RequireExplicitPolicy" if part.tag == 0x80 else "InhibitPolicyMapping"
-            cert[field] = number
-            cert[f"{field}Zero"] = number == 0
-    elif oid == "2.5.29.54":
-        cert["InhibitAnyPolicy"] = _int(ext)
-        cert["InhibitAnyPolicyZero"] = cert["InhibitAnyPolicy"] == 0
-    elif oid == "1.3.6.1.5.5.7.1.1":
-        for access in ext.children():
-            method, location = access.children()
-            if location.tag != 0x86:
-                continue
-            field = {
-                "1.3.6.1.5.5.7.48.1": "OCSPServer",
-                "1.3.6.1.5.5.7.48.2": "IssuingCertificateURL",
-            }.get(_oid_text(_oid(method.content)))
-            if field:
-                cert[field] = [*(cert[field] or []), location.content.decode("utf-8", "replace")]
-    else:
-        return False
-    return True
+    ext, _ = read_tlv(value)  # a malformed value is an error whatever the OID
+    handler = _EXTENSIONS.get(oid)
+    return handler is not None and handler(cert, ext, critical)
 
 
 def _extensions(cert: dict[str, Any], tlv: Tlv, *, apply: bool) -> None:

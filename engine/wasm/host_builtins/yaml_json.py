@@ -1,7 +1,7 @@
 """YAML builtins: ``yaml.marshal``, ``yaml.unmarshal``, ``yaml.is_valid``.
 
 OPA v1.22 converts YAML with go-yaml v3 (``internal/yaml``): reading is shared
-with OPA's loader of data documents and inputs (:mod:`engine.inputs.go_yaml`);
+with OPA's loader of data documents and inputs (:mod:`engine.core.go_yaml`);
 output is written here following go-yaml's emitter at two-space indentation
 with keys in go-yaml's natural order.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from engine.inputs.go_yaml import (
+from engine.core.go_yaml import (
     FLOAT,
     STR,
     YamlError,

@@ -8,7 +8,7 @@ import pytest
 from oracle import host_call as call
 from oracle import needs_opa
 
-from engine.inputs.go_yaml import go_format_g, go_json_float, resolve
+from engine.core.go_yaml import go_format_g, go_json_float, resolve
 from engine.wasm.values import Set
 
 MA = "yaml.marshal"

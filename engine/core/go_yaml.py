@@ -23,14 +23,14 @@ from typing import Any
 
 import yaml
 
+from engine.core.document_error import DocumentError
 from engine.core.go_text import go_string
-from engine.inputs.loaders.limits import (
+from engine.core.yaml_limits import (
     allowed_alias_ratio,
     check_yaml_node,
     check_yaml_stream,
     has_anchor,
 )
-from engine.inputs.loaders.loaded import LoaderError
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _UINT64_MAX = 2**64 - 1
@@ -570,7 +570,7 @@ _KNOWN_TAGS = frozenset(
 
 
 def _refuse_tags(root: yaml.Node) -> None:
-    """Raise :class:`LoaderError` at the first node with an application tag (``!foo``)."""
+    """Raise :class:`DocumentError` at the first node with an application tag (``!foo``)."""
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -580,7 +580,7 @@ def _refuse_tags(root: yaml.Node) -> None:
         seen.add(id(node))
         if node.tag not in _KNOWN_TAGS:
             line = node.start_mark.line + 1
-            raise LoaderError(f"YAML tag {_short_tag(node.tag)} is not supported", line)
+            raise DocumentError(f"YAML tag {_short_tag(node.tag)} is not supported", line)
         if isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
         elif isinstance(node, yaml.MappingNode):
@@ -591,7 +591,7 @@ def load_yaml_document(raw: bytes | str) -> Any:
     """A YAML data document or input as OPA reads it (its first document), within
     the nesting and alias limits of :mod:`engine.inputs.loaders.limits`.
 
-    Raises :class:`yaml.YAMLError` for invalid YAML and :class:`LoaderError` for
+    Raises :class:`yaml.YAMLError` for invalid YAML and :class:`DocumentError` for
     a document refused by the limits, one with an application tag, or one OPA
     cannot convert (``.inf``, ``.nan``, a merge of a scalar).
     """
@@ -612,4 +612,4 @@ def load_yaml_document(raw: bytes | str) -> Any:
     try:
         return _jsonable(_Decoder().decode(node))
     except YamlError as err:
-        raise LoaderError(str(err)) from None
+        raise DocumentError(str(err)) from None
