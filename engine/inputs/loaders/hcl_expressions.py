@@ -2,10 +2,14 @@
 
 Values are plain Python values (None, bool, int, float, str, list, dict) and
 :class:`Traversable` objects that resolve attributes lazily (``var``,
-resources, modules). Anything that cannot be evaluated raises
+resources, modules). A value known only after apply is an
+:class:`~engine.inputs.loaders.hcl_unknown.Unknown` and propagates as that
+module says. Anything that cannot be evaluated (an unknown name, a type
+error, a function given arguments it cannot handle) raises
 :class:`EvaluationError`; :func:`evaluate_or_null` turns that into None.
 Elements of tuples and objects that cannot be evaluated become null on
-their own, so one unknown value does not hide its neighbours.
+their own, so one bad value does not hide its neighbours. Any other
+exception is a bug in the evaluator and propagates.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lark import Token, Tree
+from lark.exceptions import UnexpectedInput
 
 from engine.inputs.loaders import hcl_parser
-from engine.inputs.loaders.evaluation_budget import spend, units_of
+from engine.inputs.loaders.evaluation_budget import BudgetExhausted, spend, units_of
 from engine.inputs.loaders.hcl_functions import (
     FUNCTIONS,
+    FunctionError,
     is_number,
     normalize_number,
     to_bool,
@@ -28,10 +34,23 @@ from engine.inputs.loaders.hcl_functions import (
     to_string,
     values_equal,
 )
+from engine.inputs.loaders.hcl_unknown import (
+    UNKNOWN_TRANSPARENT_FUNCTIONS,
+    Unknown,
+    contains_unknown,
+    first_unknown,
+    known_or_null,
+    logical_with_unknown,
+)
 
 
 class EvaluationError(Exception):
     """An expression has no value here (unknown name, type error, unknown function...)."""
+
+
+NO_VALUE = (EvaluationError, FunctionError, BudgetExhausted)
+"""The exceptions that mean "this expression has no value" (the budget spent: the
+loader reports the limit); anything else is a bug."""
 
 
 class Traversable:
@@ -119,10 +138,11 @@ class Context:
 
 
 def evaluate_or_null(expression: Expression, context: Context) -> Any:
-    """The plain value of ``expression``, or None when it has none."""
+    """The plain value of ``expression`` as a State holds it (unknown values null),
+    or None when it has none."""
     try:
-        return materialize(evaluate(expression, context), context)
-    except Exception:
+        return known_or_null(materialize(evaluate(expression, context), context))
+    except NO_VALUE:
         return None
 
 
@@ -132,12 +152,10 @@ def evaluate(expression: Expression, context: Context) -> Any:
         return _json_value(expression.value, context)
     try:
         return _evaluate(expression, context)
-    except EvaluationError:
-        raise
+    except FunctionError as exc:
+        raise EvaluationError(str(exc)) from None
     except RecursionError:
         raise EvaluationError("expression too deep") from None
-    except Exception as exc:
-        raise EvaluationError(str(exc)) from None
 
 
 def materialize(value: Any, context: Context | None = None) -> Any:
@@ -157,7 +175,7 @@ def parse_expression(text: str) -> Tree:
     """The parse tree of one expression written in native syntax."""
     try:
         tree = hcl_parser.parse(f"x = {text}\n")
-    except Exception as exc:
+    except UnexpectedInput as exc:
         raise EvaluationError(f"invalid expression: {exc}") from None
     body = _children(tree)[0]
     attributes = _children(body)
@@ -251,7 +269,7 @@ def _element(node: Tree, context: Context) -> Any:
         return _evaluate(node, context)
     try:
         return _evaluate(node, context)
-    except Exception:
+    except NO_VALUE:
         return None
 
 
@@ -262,6 +280,8 @@ def _object(node: Tree, context: Context) -> Any:
         name = identifier_name(key_node)
         if name is None:
             key = materialize(_evaluate(_children(key_node)[0], context), context)
+            if _unknown(key):
+                return _as_unknown(key)
             if key is None:
                 raise EvaluationError("object key is null")
             name = to_string(key)
@@ -271,13 +291,17 @@ def _object(node: Tree, context: Context) -> Any:
 
 def _conditional(node: Tree, context: Context) -> Any:
     condition, when_true, when_false = _children(node)
-    chosen = to_bool(materialize(_evaluate(condition, context), context))
-    return _evaluate(when_true if chosen else when_false, context)
+    decided = materialize(_evaluate(condition, context), context)
+    if _unknown(decided):
+        return _as_unknown(decided)
+    return _evaluate(when_true if to_bool(decided) else when_false, context)
 
 
 def _unary_op(node: Tree, context: Context) -> Any:
     operator = str(_tokens(node)[0]).strip()
     value = materialize(_evaluate(_children(node)[0], context), context)
+    if _unknown(value):
+        return _as_unknown(value)
     if operator == "!":
         return not to_bool(value)
     return normalize_number(-to_number(value))
@@ -288,12 +312,45 @@ def _binary_op(node: Tree, context: Context) -> Any:
     operator_node, right_node = _children(term)
     operator = str(operator_node.children[0]).strip()
     left = materialize(_evaluate(left_node, context), context)
-    if operator == "&&" and to_bool(left) is False:
+    if _unknown(left):
+        left = _as_unknown(left)
+    elif operator == "&&" and to_bool(left) is False:
         return False
-    if operator == "||" and to_bool(left) is True:
+    elif operator == "||" and to_bool(left) is True:
         return True
     right = materialize(_evaluate(right_node, context), context)
+    if _unknown(right):
+        right = _as_unknown(right)
+    if isinstance(left, Unknown) or isinstance(right, Unknown):
+        if operator in ("&&", "||"):
+            return logical_with_unknown(operator, _logical(left), _logical(right))
+        return left if isinstance(left, Unknown) else right
     return binary_operation(operator, left, right)
+
+
+def _logical(value: Any) -> Any:
+    """An operand of ``&&``/``||``: unknown as it is, else converted to a bool."""
+    return value if isinstance(value, Unknown) else to_bool(value)
+
+
+def _unknown(value: Any) -> bool:
+    """Whether ``value`` is known only after apply where a concrete value decides
+    something (an operand, a condition, a count): an :class:`Unknown`, or the address
+    a reference to an unwritten attribute gives (its value comes from the provider)."""
+    return isinstance(value, Unknown | ResourceAddress)
+
+
+def _as_unknown(value: Unknown | ResourceAddress) -> Unknown:
+    if isinstance(value, ResourceAddress):
+        attribute = f".{value.target_attribute}" if value.target_attribute else ""
+        return Unknown(f"{value.target.key}{attribute}")
+    return value
+
+
+def as_unknown(value: Any) -> Unknown | None:
+    """The unknown value ``value`` stands for where it decides something
+    (see :func:`_unknown`); None when it is known."""
+    return _as_unknown(value) if _unknown(value) else None
 
 
 def binary_operation(operator: str, left: Any, right: Any) -> Any:
@@ -305,6 +362,8 @@ def binary_operation(operator: str, left: Any, right: Any) -> Any:
     if operator == "!=":
         return not values_equal(left, right)
     a, b = to_number(left), to_number(right)
+    if operator in ("/", "%") and b == 0:
+        raise EvaluationError("divide by zero")
     match operator:
         case "+":
             return normalize_number(a + b)
@@ -330,7 +389,7 @@ def binary_operation(operator: str, left: Any, right: Any) -> Any:
 def get_attribute(value: Any, name: str, context: Context) -> Any:
     """``value.name``; below an attribute not written in configuration, the resource's
     address again (``data.terraform_remote_state.s.outputs.url``), as snyk's loader gives."""
-    if isinstance(value, ResourceAddress):
+    if isinstance(value, ResourceAddress | Unknown):
         return value
     if isinstance(value, Traversable):
         result = value.attribute(name)
@@ -351,6 +410,10 @@ def get_index(value: Any, key: Any, context: Context) -> Any:
     key = materialize(key, context)
     if isinstance(value, ResourceAddress) and isinstance(key, str):
         return value
+    if isinstance(value, Unknown):
+        return value
+    if _unknown(key):
+        return _as_unknown(key)
     if isinstance(value, Traversable):
         return value.index(key)
     if isinstance(value, list):
@@ -396,7 +459,10 @@ def _splat_items(value: Any) -> list[Any]:
 
 def _full_splat_expr_term(node: Tree, context: Context) -> Any:
     base, splat = _children(node)
-    items = _splat_items(_evaluate(base, context))
+    collection = _evaluate(base, context)
+    if isinstance(collection, Unknown):
+        return collection
+    items = _splat_items(collection)
     steps = _children(splat)
     result = []
     for item in items:
@@ -408,7 +474,10 @@ def _full_splat_expr_term(node: Tree, context: Context) -> Any:
 
 def _attr_splat_expr_term(node: Tree, context: Context) -> Any:
     base, splat = _children(node)
-    items = _splat_items(_evaluate(base, context))
+    collection = _evaluate(base, context)
+    if isinstance(collection, Unknown):
+        return collection
+    items = _splat_items(collection)
     steps = _children(splat)
     attributes = 0
     while attributes < len(steps) and steps[attributes].data == "get_attr":
@@ -438,12 +507,45 @@ def _function_call(node: Tree, context: Context) -> Any:
     prepare = _keep_resources if name in _STRUCTURAL_FUNCTIONS else materialize
     values = [prepare(_evaluate(a, context), context) for a in argument_nodes]
     if expand:
+        if values and isinstance(values[-1], Unknown):
+            return values[-1]
         if not values or not isinstance(values[-1], list):
             raise EvaluationError("expanding a non-list argument")
         values = [*values[:-1], *values[-1]]
-    result = function(*values)
+    unknown = _unknown_argument(name, values)
+    if unknown is not None:
+        return unknown
+    try:
+        result = function(*values)
+    except (TypeError, ValueError, LookupError, ArithmeticError) as exc:
+        # a function given arguments it cannot take, as Terraform's "Invalid function
+        # argument": the call has no value
+        raise EvaluationError(f"{name}(): {exc}") from None
     spend(units_of(result))
     return result
+
+
+_ADDRESS_AS_TEXT_FUNCTIONS = frozenset(
+    {"coalesce", "format", "formatlist", "join", "lower", "upper", "title", "tostring"}
+    | {"replace", "substr", "trim", "trimprefix", "trimsuffix", "trimspace", "chomp"}
+)
+"""Functions that build text from a reference to an unwritten attribute as from the
+resource's address (``lower(aws_s3_bucket.b.id)`` is ``"aws_s3_bucket.b"``), as snyk's
+loader gives; any other function given such an address is unknown."""
+
+
+def _unknown_argument(name: str, values: Sequence[Any]) -> Unknown | None:
+    """The unknown value a call gives because of its arguments (None: it has a value):
+    an unknown argument, or one holding an unknown element unless the function only
+    moves elements around; an address where the function does not take it as text."""
+    for value in values:
+        if isinstance(value, Unknown):
+            return value
+        if isinstance(value, ResourceAddress) and name not in _ADDRESS_AS_TEXT_FUNCTIONS:
+            return _as_unknown(value)
+    if name in UNKNOWN_TRANSPARENT_FUNCTIONS:
+        return None
+    return first_unknown(list(values))
 
 
 _STRUCTURAL_FUNCTIONS = frozenset(
@@ -472,10 +574,12 @@ def _try_or_can(name: str, arguments: Sequence[Tree], context: Context) -> Any:
     for argument in arguments:
         try:
             value = materialize(_evaluate(argument, context), context)
-        except Exception:
+        except NO_VALUE:
             if name == "can":
                 return False
             continue
+        if contains_unknown(value):  # whether it would fail is known only after apply
+            return first_unknown(value)
         return True if name == "can" else value
     if name == "can":
         raise EvaluationError("can() takes one argument")
@@ -483,6 +587,8 @@ def _try_or_can(name: str, arguments: Sequence[Tree], context: Context) -> Any:
 
 
 def _for_items(collection: Any) -> Iterator[tuple[Any, Any]]:
+    """The key/value pairs a ``for`` goes through (an unknown collection is checked by
+    the caller)."""
     if isinstance(collection, Traversable):
         collection = collection.materialize()
     if isinstance(collection, dict):
@@ -511,23 +617,40 @@ def _for_bindings(names: list[str], key: Any, value: Any) -> dict[str, Any]:
 
 def _for_tuple_expr(node: Tree, context: Context) -> Any:
     names, source, bodies, condition, _ = _for_parts(node)
+    collection = _evaluate(source, context)
+    if _unknown(collection):
+        return _as_unknown(collection)
     result = []
-    for key, value in _for_items(_evaluate(source, context)):
+    for key, value in _for_items(collection):
         inner = context.bind(_for_bindings(names, key, value))
-        if condition is not None and not to_bool(materialize(_evaluate(condition, inner))):
-            continue
+        if condition is not None:
+            kept = materialize(_evaluate(condition, inner))
+            if _unknown(kept):
+                return _as_unknown(kept)
+            if not to_bool(kept):
+                continue
         result.append(_evaluate(bodies[0], inner))
     return result
 
 
 def _for_object_expr(node: Tree, context: Context) -> Any:
     names, source, bodies, condition, grouped = _for_parts(node)
+    collection = _evaluate(source, context)
+    if _unknown(collection):
+        return _as_unknown(collection)
     result: dict[str, Any] = {}
-    for key, value in _for_items(_evaluate(source, context)):
+    for key, value in _for_items(collection):
         inner = context.bind(_for_bindings(names, key, value))
-        if condition is not None and not to_bool(materialize(_evaluate(condition, inner))):
-            continue
-        name = to_string(materialize(_evaluate(bodies[0], inner), inner))
+        if condition is not None:
+            kept = materialize(_evaluate(condition, inner))
+            if _unknown(kept):
+                return _as_unknown(kept)
+            if not to_bool(kept):
+                continue
+        written_key = materialize(_evaluate(bodies[0], inner), inner)
+        if isinstance(written_key, Unknown):
+            return written_key
+        name = to_string(written_key)
         item = _evaluate(bodies[1], inner)
         if grouped:
             result.setdefault(name, []).append(item)
@@ -731,15 +854,19 @@ def render_template(parts: list[TemplatePart], context: Context) -> Any:
     output, end = _render(_apply_strips(parts), 0, context, ())
     if end != len(parts):
         raise EvaluationError("unbalanced template directives")
+    unknown = next((part for part in output if isinstance(part, Unknown)), None)
+    if unknown is not None:
+        return unknown
     spend(sum(map(len, output)) // 16)
-    return "".join(output)
+    return "".join(output)  # type: ignore[arg-type]
 
 
 def _render(
     parts: list[TemplatePart], start: int, context: Context | None, until: tuple[str, ...]
-) -> tuple[list[str], int]:
-    """Render from ``start`` up to a directive in ``until`` (``context`` None: skip only)."""
-    output: list[str] = []
+) -> tuple[list[str | Unknown], int]:
+    """Render from ``start`` up to a directive in ``until`` (``context`` None: skip only);
+    an unknown value interpolated, tested or iterated over is kept among the pieces."""
+    output: list[str | Unknown] = []
     position = start
     while position < len(parts):
         part = parts[position]
@@ -755,7 +882,7 @@ def _render(
                 value = materialize(_evaluate(part.expression, context), context)  # type: ignore[arg-type]
                 if value is None:
                     raise EvaluationError("interpolating null")
-                output.append(to_string(value))
+                output.append(value if isinstance(value, Unknown) else to_string(value))
             position += 1
         elif part.kind == "if":
             position = _render_if(parts, position, context, output)
@@ -767,15 +894,19 @@ def _render(
 
 
 def _render_if(
-    parts: list[TemplatePart], position: int, context: Context | None, output: list[str]
+    parts: list[TemplatePart], position: int, context: Context | None, output: list[str | Unknown]
 ) -> int:
     directive = parts[position]
     assert isinstance(directive, _Directive)
-    chosen = context is not None and to_bool(
-        materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
-    )
+    decided = None
+    if context is not None:
+        decided = materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
+        if _unknown(decided):
+            output.append(_as_unknown(decided))
+            context = None
+    chosen = context is not None and to_bool(decided)
     yes, position = _render(parts, position + 1, context if chosen else None, ("else", "endif"))
-    no: list[str] = []
+    no: list[str | Unknown] = []
     if _kind(parts[position]) == "else":
         skip_else = None if chosen or context is None else context
         no, position = _render(parts, position + 1, skip_else, ("endif",))
@@ -785,13 +916,16 @@ def _render_if(
 
 
 def _render_for(
-    parts: list[TemplatePart], position: int, context: Context | None, output: list[str]
+    parts: list[TemplatePart], position: int, context: Context | None, output: list[str | Unknown]
 ) -> int:
     directive = parts[position]
     assert isinstance(directive, _Directive)
     _, end = _render(parts, position + 1, None, ("endfor",))
     if context is not None:
         collection = _evaluate(directive.expression, context)  # type: ignore[arg-type]
+        if _unknown(collection):
+            output.append(_as_unknown(collection))
+            return end + 1
         for key, value in _for_items(collection):
             inner = context.bind(_for_bindings(list(directive.names), key, value))
             text, _ = _render(parts, position + 1, inner, ("endfor",))
@@ -814,10 +948,13 @@ def _json_value(value: Any, context: Context) -> Any:
     if isinstance(value, list):
         return [_json_element(v, context) for v in value]
     if isinstance(value, dict):
-        return {
-            to_string(materialize(_json_value(k, context), context)): _json_element(v, context)
-            for k, v in value.items()
-        }
+        result: dict[str, Any] = {}
+        for k, v in value.items():
+            key = materialize(_json_value(k, context), context)
+            if isinstance(key, Unknown):
+                return key
+            result[to_string(key)] = _json_element(v, context)
+        return result
     return value
 
 
@@ -826,7 +963,7 @@ def _json_element(value: Any, context: Context) -> Any:
         return _json_value(value, context)
     try:
         return _json_value(value, context)
-    except Exception:
+    except NO_VALUE:
         return None
 
 
@@ -855,6 +992,7 @@ _HANDLERS: dict[str, Callable[[Tree, Context], Any]] = {
 }
 
 __all__ = [
+    "NO_VALUE",
     "Context",
     "EvaluationError",
     "Expression",
@@ -862,6 +1000,7 @@ __all__ = [
     "ResourceAddress",
     "ResourceHandle",
     "Traversable",
+    "as_unknown",
     "binary_operation",
     "evaluate",
     "evaluate_or_null",

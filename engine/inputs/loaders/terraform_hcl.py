@@ -34,6 +34,7 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from engine.core.confined_files import OutsideRootError, is_inside, read_confined
+from engine.core.internal_errors import internal_error
 from engine.inputs.loaders import hcl_parser
 from engine.inputs.loaders.documents import parse_json
 from engine.inputs.loaders.evaluation_budget import (
@@ -50,6 +51,7 @@ from engine.inputs.loaders.hcl_expressions import (
     ResourceAddress,
     ResourceHandle,
     Traversable,
+    as_unknown,
     evaluate,
     evaluate_or_null,
     identifier_name,
@@ -61,6 +63,7 @@ from engine.inputs.loaders.hcl_expressions import (
 )
 from engine.inputs.loaders.hcl_file_functions import file_functions
 from engine.inputs.loaders.hcl_functions import FUNCTIONS, to_bool, to_number, to_string
+from engine.inputs.loaders.hcl_unknown import Unknown
 from engine.inputs.loaders.loaded import (
     LoadedState,
     LoaderError,
@@ -482,41 +485,55 @@ class _Namespace(Traversable):
         return self._lookup(name)
 
 
-class _Unknown(Traversable):
-    """A binding whose value is not known (e.g. ``each`` when for_each is unknown)."""
-
-
 def _instance_suffix(key: Any) -> str:
     return f"[{key}]" if isinstance(key, int) else f"[{json.dumps(key)}]"
 
 
-def _expand(
-    block: Block, context: Context
-) -> list[tuple[str, dict[str, Any]]] | tuple[str, dict[str, Any]]:
-    """The instances of a block with count/for_each: ``[(suffix, bindings)]``, or a single
-    ``(suffix, bindings)`` when it has neither (or for_each is not known). A count that
-    cannot be evaluated gives one instance, ``[0]``."""
+@dataclass(frozen=True)
+class Expansion:
+    """The instances a ``count`` or ``for_each`` makes of a block."""
+
+    instances: list[tuple[str, dict[str, Any]]]
+    """``(address suffix, names bound in the instance)`` for each instance."""
+    single: bool = False
+    """Written with neither (or a ``for_each`` not known): one instance, no key."""
+    unknown: str | None = None
+    """``count`` or ``for_each`` when its value is known only after apply (or cannot
+    be evaluated): the block is kept as one instance so that it is still checked."""
+
+
+def _expand(block: Block, context: Context) -> Expansion:
+    """The instances of a block. A ``count`` that is unknown or cannot be evaluated gives
+    one instance, ``[0]``; a ``for_each`` that is, one instance without a key whose
+    ``each.key`` and ``each.value`` are unknown. Terraform would make some number of
+    instances at apply; none is removed here."""
     attributes = block.body.attributes
     if "count" in attributes:
         try:
             count = materialize(evaluate(attributes["count"].expression, context), context)
-            number = int(count) if not isinstance(count, bool) and count is not None else None
+            known = as_unknown(count) is None and not isinstance(count, bool | None)
+            number = int(count) if known else None
         except (EvaluationError, ValueError, TypeError):
             number = None
         if number is None:  # as snyk's loader: one instance, so that it is still checked
-            return [("[0]", {"count": {"index": 0}})]
+            return Expansion([("[0]", {"count": {"index": 0}})], unknown="count")
         spend(max(number, 0))
-        return [(f"[{i}]", {"count": {"index": i}}) for i in range(max(number, 0))]
+        return Expansion([(f"[{i}]", {"count": {"index": i}}) for i in range(max(number, 0))])
     if "for_each" in attributes:
+        unknown_each = {"each": {"key": Unknown("each.key"), "value": Unknown("each.value")}}
         try:
             collection = evaluate(attributes["for_each"].expression, context)
             if isinstance(collection, Traversable):
                 collection = collection.materialize()
+            if as_unknown(collection) is not None:
+                return Expansion([("", unknown_each)], single=True, unknown="for_each")
             items = _for_each_items(collection, context)
         except (EvaluationError, ValueError, TypeError):
-            return "", {"each": _Unknown()}
-        return [(_instance_suffix(k), {"each": {"key": k, "value": v}}) for k, v in items]
-    return "", {}
+            return Expansion([("", unknown_each)], single=True, unknown="for_each")
+        return Expansion(
+            [(_instance_suffix(k), {"each": {"key": k, "value": v}}) for k, v in items]
+        )
+    return Expansion([("", {})], single=True)
 
 
 def _for_each_items(collection: Any, context: Context) -> list[tuple[str, Any]]:
@@ -538,7 +555,7 @@ class _Run:
     configs: dict[Path, ModuleConfig] = field(default_factory=dict)
     files_read: set[str] = field(default_factory=set)
     errors: dict[str, LoaderError] = field(default_factory=dict)
-    """Calls not loaded (depth limit, cycles), by message."""
+    """Calls not loaded (depth limit, cycles) and internal errors, by message."""
 
     def config(
         self,
@@ -789,10 +806,8 @@ class _ResourceGroup:
     def instances(self) -> list[_Instance] | _Instance:
         if self._instances is None:
             expanded = _expand(self.block, self.module.context)
-            if isinstance(expanded, tuple):
-                self._instances = _Instance(self, *expanded)
-            else:
-                self._instances = [_Instance(self, *one) for one in expanded]
+            made = [_Instance(self, *one, unknown=expanded.unknown) for one in expanded.instances]
+            self._instances = made[0] if expanded.single else made
         return self._instances
 
     def value(self) -> Any:
@@ -807,8 +822,16 @@ class _ResourceGroup:
 class _Instance(ResourceHandle):
     """One resource instance: its arguments, evaluated once each, on demand."""
 
-    def __init__(self, group: _ResourceGroup, suffix: str, bindings: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        group: _ResourceGroup,
+        suffix: str,
+        bindings: dict[str, Any],
+        unknown: str | None = None,
+    ) -> None:
         self.group = group
+        self.unknown_expansion = unknown
+        """``count``/``for_each`` when how many instances there are is known only after apply."""
         self.resource_type = group.resource_type
         self.key = f"{group.address}{suffix}"
         self.bindings = bindings
@@ -879,7 +902,25 @@ class _Instance(ResourceHandle):
         return value
 
     def attributes(self) -> dict[str, Any]:
-        return {name: self.argument(name) for name in self.names}
+        return {name: self._reported_argument(name) for name in self.names}
+
+    def _reported_argument(self, name: str) -> Any:
+        """``argument(name)``; an unexpected exception (a bug in the evaluator) is an
+        internal error naming the file and line of the argument, and the argument is
+        null so that the other arguments and resources still load."""
+        try:
+            return self.argument(name)
+        except (BudgetExhausted, MemoryError):
+            raise
+        except Exception as exc:
+            block = self.group.block
+            written = block.body.attributes.get(name)
+            line = written.line if written is not None and written.line else block.line
+            where = f"{block.file}:{line}" if line else block.file
+            text = f"{where}: {self.key}.{name}: {internal_error(exc)}"
+            self.group.module.run.errors.setdefault(text, LoaderError(text, line or None))
+            self._values[name] = None
+            return None
 
     def attribute(self, name: str) -> Any:
         if name in self.names:
@@ -1095,12 +1136,12 @@ class _ModuleCall:
             return None
         config = self.parent.run.config(directory, display, self._root(directory))
         expanded = _expand(self.block, self.parent.context)
-        if isinstance(expanded, tuple):
-            self._instances = self._instance(config, *expanded)
+        if expanded.single:
+            self._instances = self._instance(config, *expanded.instances[0])
         else:
             self._instances = [
                 (_instance_key(bindings), self._instance(config, suffix, bindings))
-                for suffix, bindings in expanded
+                for suffix, bindings in expanded.instances
             ]
         return self._instances
 
@@ -1397,6 +1438,8 @@ def _entry(instance: _Instance, namespace: str) -> dict[str, Any]:
     meta: dict[str, Any] = {"filepath": block.file, "provider": provider.name}
     if isinstance(provider.region, str):
         meta["region"] = provider.region
+    if instance.unknown_expansion is not None:
+        meta["unknown_instances"] = instance.unknown_expansion
     terraform: dict[str, Any] = {}
     if provider.config is not None:
         terraform["provider_config"] = provider.config
