@@ -22,6 +22,7 @@ from engine.inputs.loaders.hcl_expressions import (
 )
 from engine.inputs.loaders.hcl_file_functions import file_functions
 from engine.inputs.loaders.hcl_functions import FUNCTIONS
+from engine.inputs.loaders.hcl_unknown import Unknown
 
 # Terraform 1.x's function table (internal/lang/functions.go), without ``type``,
 # which only ``terraform console`` has, and ``convert``, whose second argument
@@ -256,7 +257,7 @@ EXAMPLES = [
     ('dirname("foo/bar/baz.txt")', "foo/bar"),
     ('abspath("./modules/../net")', "net"),
     ('pathexpand("/etc/resolv.conf")', "/etc/resolv.conf"),
-    ('pathexpand("~/.ssh/id_rsa")', None),
+    ('pathexpand("~/.ssh/id_rsa")', None),  # unknown: null in a State
     ('"ex-${basename(path.cwd)}"', "ex-."),
     # date and time
     ('formatdate("DD MMM YYYY hh:mm ZZZ", "2018-01-02T23:12:01Z")', "02 Jan 2018 23:12 UTC"),
@@ -327,9 +328,13 @@ def test_documented_example(source: str, expected: Any) -> None:
 @pytest.mark.parametrize(
     "source", ["uuid()", "timestamp()", "plantimestamp()", 'bcrypt("x")', 'issensitive("x")']
 )
-def test_apply_time_functions_have_no_value(source: str) -> None:
-    with pytest.raises(EvaluationError):
-        evaluate(parse_expression(source), _context(Path(".")))
+def test_apply_time_functions_are_unknown(source: str) -> None:
+    result = evaluate(parse_expression(source), _context(Path(".")))
+    assert isinstance(result, Unknown)
+    assert result.origin == source.split("(")[0] + "()"
+    # and so is what is built from them
+    built = evaluate(parse_expression(f'"id-${{{source}}}"'), _context(Path(".")))
+    assert isinstance(built, Unknown)
 
 
 def test_rsadecrypt_reads_what_a_public_key_encrypted() -> None:

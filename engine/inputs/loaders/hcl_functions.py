@@ -13,7 +13,8 @@ Sets are lists (strings sorted, duplicates removed). A function that cannot
 give a value raises; the evaluator turns that into null. Functions whose value
 Terraform knows only when it runs (``uuid``, ``bcrypt``, ``timestamp``,
 ``plantimestamp``, ``pathexpand`` of ``~``, ``issensitive``: sensitivity is not
-tracked here) give no value before apply.
+tracked here) give :class:`~engine.inputs.loaders.hcl_unknown.Unknown` values,
+what ``terraform plan`` shows as known after apply.
 
 Regular expressions (``regex``, ``regexall``, ``replace`` with ``/.../``) are
 RE2, as in Terraform: linear time, whatever the pattern. Functions whose result
@@ -37,6 +38,7 @@ from engine.inputs.loaders.hcl_encoding_functions import ENCODING_FUNCTIONS
 from engine.inputs.loaders.hcl_network_functions import NETWORK_FUNCTIONS
 from engine.inputs.loaders.hcl_path_functions import PATH_FUNCTIONS
 from engine.inputs.loaders.hcl_time_functions import TIME_FUNCTIONS
+from engine.inputs.loaders.hcl_unknown import Unknown
 from engine.inputs.loaders.hcl_values import (
     FunctionError,
     as_int,
@@ -564,17 +566,17 @@ def _removed(name: str, instead: str) -> Callable[..., Any]:
     return refuse
 
 
-def _known_after_apply(name: str) -> Callable[..., Any]:
-    def unknown(*_arguments: Any) -> Any:
-        raise FunctionError(f"{name}() is known only when Terraform applies the configuration")
+def _known_after_apply(name: str) -> Callable[..., Unknown]:
+    def unknown(*_arguments: Any) -> Unknown:
+        return Unknown(f"{name}()")
 
     return unknown
 
 
-def _pathexpand(path: Any) -> str:
+def _pathexpand(path: Any) -> str | Unknown:
     text = as_string(path)
     if text.startswith("~"):
-        return _known_after_apply("pathexpand")()
+        return Unknown("pathexpand()")  # the runner's home directory
     return text
 
 
