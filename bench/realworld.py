@@ -5,8 +5,9 @@ For each repository given (a directory; its commit is read with ``git rev-parse`
 when it is a git checkout), snyk's engine (``$SNYK_PE``, its built binary) runs
 ``run .`` in the repository with no rules: the results document holds the State of
 every input it found. This engine loads the same directory with ``load_inputs``.
-Resources are matched by resource type, key and file (the input's path relative to
-the repository; a Kubernetes object's own file), and the tool prints, per
+Resources are matched by resource type, key and input (its path relative to the
+repository: a file, a Terraform module's directory, a Kubernetes object's own
+file), and the tool prints, per
 repository: resources on both sides, only ours, only snyk's, and of those on both,
 how many have equal attributes; then every difference counted by category. A
 category marked *deliberate* is a difference docs/inputs.md lists, with the
@@ -38,6 +39,7 @@ Identity = tuple[str, str, str]
 _QUOTED_KEY = re.compile(r'\[("(?:[^"\\]|\\.)*")\]')
 MASKED = "******"
 DELIBERATE = " (deliberate, docs/inputs.md)"
+CLUSTER_SCOPED = "a cluster-scoped kind keyed without 'default.'" + DELIBERATE
 
 
 @dataclass
@@ -87,7 +89,9 @@ def index_states(
         for resource_type, by_key in (state.get("resources") or {}).items():
             for key, resource in by_key.items():
                 own = (resource.get("meta") or {}).get("filepath")
-                where = _relative(str(own), repository) if isinstance(own, str) else state_file
+                where = state_file
+                if _format_of(state) == "k8s" and isinstance(own, str):
+                    where = _relative(own, repository)  # a directory's State, file by file
                 found[(where, resource_type, key)] = (_format_of(state), resource)
     return found
 
@@ -101,10 +105,12 @@ def snyk_states(binary: Path, repository: Path) -> list[dict[str, Any]]:
     return [r["input"] for r in results if isinstance(r.get("input"), dict)]
 
 
-def our_states(repository: Path) -> list[dict[str, Any]]:
-    """The States this engine loads from the repository."""
+def our_states(repository: Path) -> tuple[list[dict[str, Any]], set[str]]:
+    """The States this engine loads from the repository, and the files it reported
+    problems for (relative to the repository)."""
     loaded = load_inputs([repository], LoadOptions())
-    return [item.state.document for item in loaded.inputs]
+    problems = {_relative(str(p.path), repository) for p in loaded.problems}
+    return [item.state.document for item in loaded.inputs], problems
 
 
 def snyk_spelling(key: str) -> str:
@@ -155,11 +161,14 @@ def category(input_type: str, ours: Any, theirs: Any) -> str:
         (name,) = theirs
         if isinstance(name, str) and name.startswith("Fn::"):
             return f"{input_type}: {name} evaluated (snyk keeps the function)" + DELIBERATE
+    if input_type == "tf_hcl" and ours is None and _VARIABLE_NAME.match(str(theirs)):
+        return f"{input_type}: a variable whose value is null (snyk: its name)" + DELIBERATE
     ours_kind = "absent" if ours is ... else _kind(ours)
     theirs_kind = "absent" if theirs is ... else _kind(theirs)
     return f"{input_type}: ours {ours_kind}, snyk's {theirs_kind}"
 
 
+_VARIABLE_NAME = re.compile(r"(module\.[^.]+\.)*var\.[A-Za-z0-9_-]+\Z")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(::[A-Za-z0-9]+)*\Z")
 
 
@@ -175,22 +184,46 @@ def _names_of(theirs: Any, built: str) -> bool:
     )
 
 
+def _only_snyks(input_type: str, file: str, our_files: set[str], problems: set[str]) -> str:
+    if any(p == file or p.startswith(file + "/") for p in problems):
+        return f"{input_type}: only snyk's, the input has an error here (reported)"
+    if file not in our_files:
+        return f"{input_type}: only snyk's, the input is not a State of its own here"
+    return f"{input_type}: only snyk's"
+
+
+def _only_ours(input_type: str, file: str, their_files: set[str]) -> str:
+    if file not in their_files:
+        suffix = file.rsplit(".", 1)[-1] if "." in file.rsplit("/", 1)[-1] else "directory"
+        return f"{input_type}: only ours, the input ({suffix}) is not read by snyk's engine"
+    return f"{input_type}: only ours"
+
+
 def compare(
     name: str,
     commit: str,
     ours: dict[Identity, tuple[str, dict[str, Any]]],
     theirs: dict[Identity, tuple[str, dict[str, Any]]],
+    problems: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> RepositoryTally:
-    """One repository's tally."""
+    """One repository's tally; ``problems``: the files this engine reported errors for."""
     tally = RepositoryTally(name, commit)
+    our_files = {f for f, _t, _k in ours}
+    their_files = {f for f, _t, _k in theirs}
     respelled = {(f, t, snyk_spelling(k)): (f, t, k) for (f, t, k) in ours}
     matched: set[Identity] = set()
     for identity, (input_type, resource) in sorted(theirs.items()):
         mine_identity = identity if identity in ours else respelled.get(identity)
+        file, resource_type, key = identity
+        unscoped = (file, resource_type, key.removeprefix("default."))
+        if mine_identity is None and input_type == "k8s" and unscoped in ours:
+            mine_identity = unscoped
+            tally.categories[f"{input_type}: {CLUSTER_SCOPED}"] += 1
         if mine_identity is None:
             tally.only_snyk += 1
-            tally.categories[f"{input_type}: only snyk's"] += 1
-            tally.details.append(f"{'/'.join(identity)}: only snyk's")
+            kind = _only_snyks(input_type, file, our_files, problems)
+            tally.categories[kind] += 1
+            tally.details.append(f"{'/'.join(identity)}: {kind}")
             continue
         matched.add(mine_identity)
         tally.both += 1
@@ -206,8 +239,9 @@ def compare(
     for identity, (input_type, _resource) in sorted(ours.items()):
         if identity not in matched:
             tally.only_ours += 1
-            tally.categories[f"{input_type}: only ours"] += 1
-            tally.details.append(f"{'/'.join(identity)}: only ours")
+            kind = _only_ours(input_type, identity[0], their_files)
+            tally.categories[kind] += 1
+            tally.details.append(f"{'/'.join(identity)}: {kind}")
     return tally
 
 
@@ -247,8 +281,9 @@ def main(argv: list[str]) -> int:
     tallies = []
     for repository in repositories:
         theirs = index_states(snyk_states(Path(binary), repository), repository)
-        ours = index_states(our_states(repository), repository)
-        tallies.append(compare(repository.name, commit_of(repository), ours, theirs))
+        states, problems = our_states(repository)
+        ours = index_states(states, repository)
+        tallies.append(compare(repository.name, commit_of(repository), ours, theirs, problems))
     print(render(tallies, verbose="-v" in argv))
     return 0
 
