@@ -174,13 +174,14 @@ _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(::[A-Za-z0-9]+)*\Z")
 
 def _names_of(theirs: Any, built: str) -> bool:
     """Whether snyk's value looks like the names a ``Fn::Sub``/``Fn::Join`` refers to (a
-    logical id, parameter or pseudo parameter name, or a list of them) where this engine
-    built a string."""
+    logical id or pseudo parameter name, or a list of them, each in the string this
+    engine built there; a parameter's name is not, its value is)."""
     names = theirs if isinstance(theirs, list) else [theirs]
     return (
         bool(names)
-        and all(isinstance(n, str) and _NAME.match(n) for n in names)
+        and all(isinstance(n, str) and _NAME.match(n) and n in built for n in names)
         and built not in names
+        and not _NAME.match(built)
     )
 
 

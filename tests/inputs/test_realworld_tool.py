@@ -23,6 +23,7 @@ Resources:
     Type: AWS::EC2::SecurityGroupIngress
     Properties:
       CidrIp: !Sub "0.0.0.0/${Mask}"
+      Description: !Sub "ssh in ${AWS::Region}"
       IpProtocol: tcp
   Queue:
     Type: AWS::SQS::Queue
@@ -71,7 +72,7 @@ def test_a_repository_is_tallied_and_classified(
                 "Ingress": snyk_resource(
                     "AWS::EC2::SecurityGroupIngress",
                     "Ingress",
-                    {"CidrIp": "Mask", "IpProtocol": "tcp"},
+                    {"CidrIp": "0.0.0.0/0", "Description": "AWS::Region", "IpProtocol": "tcp"},
                 )
             },
             "AWS::SNS::Topic": {"Alerts": snyk_resource("AWS::SNS::Topic", "Alerts", {})},
