@@ -149,7 +149,10 @@ def first_difference(ours: Any, theirs: Any, path: str = "") -> tuple[str, Any, 
     return path or ".", ours, theirs
 
 
-def category(input_type: str, ours: Any, theirs: Any) -> str:
+_META_ARGUMENTS = frozenset({".lifecycle", ".depends_on", ".provisioner", ".connection"})
+
+
+def category(input_type: str, ours: Any, theirs: Any, path: str = "") -> str:
     """The category of one attribute difference, by what each side gives."""
     if theirs == MASKED:
         return f"{input_type}: snyk masks a sensitive value" + DELIBERATE
@@ -163,6 +166,10 @@ def category(input_type: str, ours: Any, theirs: Any) -> str:
             return f"{input_type}: {name} evaluated (snyk keeps the function)" + DELIBERATE
     if input_type == "tf_hcl" and ours is None and _VARIABLE_NAME.match(str(theirs)):
         return f"{input_type}: a variable whose value is null (snyk: its name)" + DELIBERATE
+    if input_type == "tf_hcl" and ours is ... and path in _META_ARGUMENTS:
+        return f"{input_type}: the meta-argument {path[1:]} is not an attribute" + DELIBERATE
+    if input_type == "cfn" and ours is None and theirs is not ...:
+        return f"{input_type}: a value known only at deployment is null" + DELIBERATE
     ours_kind = "absent" if ours is ... else _kind(ours)
     theirs_kind = "absent" if theirs is ... else _kind(theirs)
     return f"{input_type}: ours {ours_kind}, snyk's {theirs_kind}"
@@ -174,29 +181,57 @@ _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(::[A-Za-z0-9]+)*\Z")
 
 def _names_of(theirs: Any, built: str) -> bool:
     """Whether snyk's value looks like the names a ``Fn::Sub``/``Fn::Join`` refers to (a
-    logical id or pseudo parameter name, or a list of them, each in the string this
-    engine built there; a parameter's name is not, its value is)."""
+    logical id, parameter or pseudo parameter name, or a list of them) where this engine
+    built a string that is not a bare name."""
     names = theirs if isinstance(theirs, list) else [theirs]
     return (
         bool(names)
-        and all(isinstance(n, str) and _NAME.match(n) and n in built for n in names)
+        and all(isinstance(n, str) and _NAME.match(n) for n in names)
         and built not in names
         and not _NAME.match(built)
     )
 
 
-def _only_snyks(input_type: str, file: str, our_files: set[str], problems: set[str]) -> str:
+_INSTANCE = re.compile(r"\[[^\[\]]*\]\Z")
+INSTANCES = "the instances of a count or for_each differ (Terraform's count and for_each evaluated)"
+
+
+def _address(identity: Identity) -> Identity:
+    """The identity without its instance key (``x[0]``, ``x["a"]`` → ``x``)."""
+    file, resource_type, key = identity
+    return file, resource_type, _INSTANCE.sub("", snyk_spelling(key))
+
+
+def _only_snyks(
+    input_type: str,
+    identity: Identity,
+    our_files: set[str],
+    our_addresses: set[Identity],
+    problems: set[str],
+) -> str:
+    file = identity[0]
     if any(p == file or p.startswith(file + "/") for p in problems):
         return f"{input_type}: only snyk's, the input has an error here (reported)"
     if file not in our_files:
         return f"{input_type}: only snyk's, the input is not a State of its own here"
+    if input_type == "tf_hcl" and (
+        _address(identity) in our_addresses or _INSTANCE.search(identity[2])
+    ):
+        return f"{input_type}: only snyk's, {INSTANCES}"
     return f"{input_type}: only snyk's"
 
 
-def _only_ours(input_type: str, file: str, their_files: set[str]) -> str:
+def _only_ours(
+    input_type: str, identity: Identity, their_files: set[str], their_addresses: set[Identity]
+) -> str:
+    file = identity[0]
     if file not in their_files:
         suffix = file.rsplit(".", 1)[-1] if "." in file.rsplit("/", 1)[-1] else "directory"
         return f"{input_type}: only ours, the input ({suffix}) is not read by snyk's engine"
+    if input_type == "tf_hcl" and (
+        _address(identity) in their_addresses or _INSTANCE.search(identity[2])
+    ):
+        return f"{input_type}: only ours, {INSTANCES}"
     return f"{input_type}: only ours"
 
 
@@ -211,6 +246,8 @@ def compare(
     tally = RepositoryTally(name, commit)
     our_files = {f for f, _t, _k in ours}
     their_files = {f for f, _t, _k in theirs}
+    our_addresses = {_address(i) for i in ours}
+    their_addresses = {_address(i) for i in theirs}
     respelled = {(f, t, snyk_spelling(k)): (f, t, k) for (f, t, k) in ours}
     matched: set[Identity] = set()
     for identity, (input_type, resource) in sorted(theirs.items()):
@@ -222,7 +259,7 @@ def compare(
             tally.categories[f"{input_type}: {CLUSTER_SCOPED}"] += 1
         if mine_identity is None:
             tally.only_snyk += 1
-            kind = _only_snyks(input_type, file, our_files, problems)
+            kind = _only_snyks(input_type, identity, our_files, our_addresses, problems)
             tally.categories[kind] += 1
             tally.details.append(f"{'/'.join(identity)}: {kind}")
             continue
@@ -234,13 +271,13 @@ def compare(
             tally.equal += 1
             continue
         path, a, b = found
-        kind = category(input_type, a, b)
+        kind = category(input_type, a, b, path)
         tally.categories[kind] += 1
         tally.details.append(f"{'/'.join(identity)} {path}: {kind}")
     for identity, (input_type, _resource) in sorted(ours.items()):
         if identity not in matched:
             tally.only_ours += 1
-            kind = _only_ours(input_type, identity[0], their_files)
+            kind = _only_ours(input_type, identity, their_files, their_addresses)
             tally.categories[kind] += 1
             tally.details.append(f"{'/'.join(identity)}: {kind}")
     return tally

@@ -72,7 +72,7 @@ def test_a_repository_is_tallied_and_classified(
                 "Ingress": snyk_resource(
                     "AWS::EC2::SecurityGroupIngress",
                     "Ingress",
-                    {"CidrIp": "0.0.0.0/0", "Description": "AWS::Region", "IpProtocol": "tcp"},
+                    {"CidrIp": "Mask", "Description": "ssh in AWS::Region", "IpProtocol": "tcp"},
                 )
             },
             "AWS::SNS::Topic": {"Alerts": snyk_resource("AWS::SNS::Topic", "Alerts", {})},
