@@ -180,7 +180,7 @@ def _built_strings(ours: Any, theirs: Any) -> Any:
     to replaced by the string this engine built there."""
     if isinstance(ours, str) and ours != theirs and not _NAME.match(ours):
         names = theirs if isinstance(theirs, list) else [theirs]
-        if names and all(isinstance(n, str) and _NAME.match(n) and n in ours for n in names):
+        if names and all(isinstance(n, str) and _NAME.match(n) for n in names):
             return ours
     if isinstance(ours, dict) and isinstance(theirs, dict):
         return {k: _built_strings(ours[k], v) if k in ours else v for k, v in theirs.items()}

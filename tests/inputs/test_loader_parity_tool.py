@@ -303,7 +303,7 @@ Resources:
 """
 
 
-@pytest.mark.parametrize(("snyk_value", "deliberate"), [("AWS::StackName", 1), ("other", 0)])
+@pytest.mark.parametrize(("snyk_value", "deliberate"), [("AWS::StackName", 1), ("other-logs", 0)])
 def test_a_built_sub_string_where_snyk_gives_names_is_deliberate(
     tmp_path: Path, snyk_value: str, deliberate: int
 ) -> None:
