@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat wasmtime-range test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity loader-parity-examples snyk-parity compat clean-cache
+.PHONY: setup opa opa-compat wasmtime-range test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity loader-parity-examples realworld snyk-parity compat clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -82,6 +82,12 @@ loader-parity: setup
 # SNYK_PE=/path/to/policy-engine make loader-parity-examples
 loader-parity-examples: setup
 	$(BIN)/python bench/loader_parity.py --examples "$(SNYK_PE)"
+
+# Public repositories checked out locally, loaded by our loaders and by snyk's engine
+# (opt-in, never in CI; fetches nothing):
+# SNYK_PE=/path/to/policy-engine make realworld REALWORLD="/path/to/repo ..."
+realworld: setup
+	SNYK_PE="$(SNYK_PE)" $(BIN)/python bench/realworld.py $(REALWORLD)
 
 # SNYK_PE_DIR=/path/to/policy-engine make snyk-parity
 snyk-parity: setup

@@ -6,8 +6,10 @@ resource of that file is compared with ours on key, id, resource type,
 attributes, tags and the ``meta`` keys snyk writes (``terraform``, ``tfplan``,
 ``tfstate`` and ``arm`` also when snyk leaves them out). ``snyk_expected.json`` is
 derived by hand from snyk's loader code and goldens; no update mode writes it.
-Its ``our_keys`` maps a snyk key to ours where this engine deliberately differs
-(each with ``why``; the differences are listed in docs/inputs.md).
+Its ``our_keys`` maps a snyk key to ours, and its ``our_attributes`` gives our
+value of an attribute (by snyk's key and attribute name), where this engine
+deliberately differs (each with ``why``; the differences are listed in
+docs/inputs.md).
 """
 
 from __future__ import annotations
@@ -51,11 +53,17 @@ def test_matches_snyk(case: Path) -> None:
         for key, r in by_key.items()
     }
     assert sorted(ours) == sorted(theirs)
+    differing = expected.get("our_attributes", {})
     for key, resource in theirs.items():
         mine = ours[key]
         assert mine["id"] == resource["id"], key
         assert mine["resource_type"] == resource["resource_type"], key
-        assert mine["attributes"] == resource["attributes"], key
+        attributes = dict(resource["attributes"])
+        for name, entry in differing.get(key, {}).items():
+            assert entry.get("why"), (key, name)
+            assert attributes[name] != entry["value"], (key, name)  # a real difference
+            attributes[name] = entry["value"]
+        assert mine["attributes"] == attributes, key
         assert (mine.get("tags") or {}) == (resource.get("tags") or {}), key
         theirs_meta = resource.get("meta", {})
         for name in {*theirs_meta, *SNYK_META}:

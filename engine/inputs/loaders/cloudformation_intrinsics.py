@@ -4,15 +4,17 @@ Only what a template itself determines is evaluated: parameters take their
 ``Default``, else the first of their ``AllowedValues``; ``Ref`` and
 ``Fn::GetAtt`` to a resource give its logical id; pseudo parameters
 (``AWS::Region`` ...), parameters with neither and undeclared names give
-their own names; mappings and conditions are looked up. Values known only at
-deployment (``Fn::GetAZs``, ``Fn::ImportValue``, ``Fn::Cidr``,
-``Fn::Transform``, SSM parameter types) are null, and so is anything built
-from a null. A condition that depends on a pseudo parameter, a resource or a
-null is unknown (None): ``Fn::If`` on it is null. A ``Fn::Sub`` or
-``Fn::Join`` written as a property value (not inside another function) gives
-the names it refers to, as snyk's loader
-(:mod:`engine.inputs.loaders.cloudformation_names`); the string it builds
-only when it names nothing.
+their own names; mappings and conditions are looked up. ``Fn::Sub`` and
+``Fn::Join`` build their strings from those values
+(``!Sub "0.0.0.0/${Mask}"`` with ``Mask`` defaulting to ``0`` is
+``"0.0.0.0/0"``). Values known only at deployment (``Fn::GetAZs``,
+``Fn::ImportValue``, ``Fn::Cidr``, ``Fn::Transform``, SSM parameter types)
+are null, and so is anything built from a null. A condition that depends on
+a pseudo parameter, a resource or a null is unknown (None): ``Fn::If`` on it
+is null. Whether a resource is deployed is asked with
+:meth:`Evaluator.deployed`, for which a parameter's value is unknown too: the
+deployer may give any value, so a condition on a parameter never removes a
+resource.
 
 Evaluation spends from the budget of :mod:`engine.inputs.loaders.evaluation_budget`:
 one unit per intrinsic, and what a ``Ref`` or ``Fn::FindInMap`` copies into the
@@ -32,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.inputs.loaders.cloudformation_names import named_value
 from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units
 from engine.inputs.loaders.loaded import ResolvedReference
 from engine.inputs.source_map import AttributePath
@@ -47,10 +48,6 @@ PSEUDO_PARAMETERS = frozenset(
 _SSM_TYPE = "AWS::SSM::Parameter::Value<"
 
 CONDITION_FUNCTIONS = frozenset({"Fn::And", "Fn::Equals", "Fn::Not", "Fn::Or"})
-
-NAMING_FUNCTIONS = frozenset({"Fn::Sub", "Fn::Join"})
-"""Written as a property value, these give the names they refer to (see
-:mod:`engine.inputs.loaders.cloudformation_names`), not the string they build."""
 
 
 class Symbolic(str):
@@ -209,7 +206,11 @@ class Evaluator:
 
     template: Template
     references: list[ResolvedReference] = field(default_factory=list)
+    parameters_known: bool = True
+    """False while deciding whether a resource is deployed: a parameter's
+    ``Default`` is not the value it is deployed with."""
     _conditions: dict[str, bool | None] = field(default_factory=dict)
+    _deployment_conditions: dict[str, bool | None] = field(default_factory=dict)
 
     # ------------------------------------------------------------ values
 
@@ -218,14 +219,9 @@ class Evaluator:
         ``AWS::NoValue``. ``site`` None: nothing is recorded."""
         if is_intrinsic(value):
             ((name, argument),) = value.items()
-            in_place = site is not None and not site.pinned
             if site is not None and name != "Fn::If":  # If's branch is the value itself
                 site = replace(site, pinned=True)
-            result = self._call(name, argument, site)
-            if in_place and name in NAMING_FUNCTIONS:
-                named = named_value(value, self.template.parameters, self._plain_value)
-                return result if named is None else named
-            return result
+            return self._call(name, argument, site)
         if isinstance(value, dict):
             out: dict[str, Any] = {}
             for key, item in value.items():
@@ -241,9 +237,6 @@ class Evaluator:
                     items.append(result)
             return items
         return value
-
-    def _plain_value(self, value: Any) -> Any:
-        return self.evaluate(value, None)
 
     def _call(self, name: str, argument: Any, site: Site | None) -> Any:
         spend(1)
@@ -281,6 +274,8 @@ class Evaluator:
             return Symbolic(name)
         if name not in self.template.parameters:
             return Symbolic(name)  # declared elsewhere (snyk's loader gives the name too)
+        if not self.parameters_known:
+            return Symbolic(name)
         value = self.template.parameters[name]
         spend_for_json(value)  # each reference is a copy in the State
         return value
@@ -298,10 +293,21 @@ class Evaluator:
         """The value of the named condition; None when unknown (or undefined)."""
         if not isinstance(name, str) or name not in self.template.conditions:
             return None
-        if name not in self._conditions:
-            self._conditions[name] = None  # a cycle is unknown
-            self._conditions[name] = self.condition_value(self.template.conditions[name])
-        return self._conditions[name]
+        memo = self._conditions if self.parameters_known else self._deployment_conditions
+        if name not in memo:
+            memo[name] = None  # a cycle is unknown
+            memo[name] = self.condition_value(self.template.conditions[name])
+        return memo[name]
+
+    def deployed(self, name: Any) -> bool | None:
+        """Whether a resource with the condition ``name`` is deployed, whatever
+        values the deployer gives the parameters: None when that depends on them
+        (or on anything else known only at deployment)."""
+        self.parameters_known = False
+        try:
+            return self.condition(name)
+        finally:
+            self.parameters_known = True
 
     def condition_value(self, expression: Any) -> bool | None:
         """The value of a condition expression; None when unknown."""

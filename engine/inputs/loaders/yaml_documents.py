@@ -14,8 +14,11 @@ _FN_TAGS = (
     *("And", "Base64", "Cidr", "Equals", "FindInMap", "GetAZs", "If", "ImportValue"),
     *("Join", "Length", "Not", "Or", "Select", "Split", "Sub", "ToJsonString"),
     *("Transform", "ForEach"),
+    # the rule functions of a template's Rules section
+    *("Contains", "EachMemberEquals", "EachMemberIn", "RefAll", "ValueOf", "ValueOfAll"),
 )
-"""CloudFormation intrinsics whose short form ``!X`` is ``{"Fn::X": ...}``."""
+"""CloudFormation intrinsics whose short form ``!X`` is ``{"Fn::X": ...}``: every short
+form AWS documents, the condition and rule functions included."""
 
 
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
