@@ -134,7 +134,11 @@ def test_sarif_rules_and_results(report: ScanReport) -> None:
     assert odd["name"] == "odd, text: 100%"
     assert odd["shortDescription"] == {"text": "odd, text: 100%"}
     assert odd["fullDescription"] == {"text": "A rule whose message needs escaping."}
-    assert odd["help"] == {"text": "terraform: Make the bucket public-read."}
+    assert odd["help"] == {
+        "text": "terraform: Make the bucket public-read.",
+        "markdown": "A rule whose message needs escaping.\n\n**Remediation**\n\n"
+        "- **terraform**: Make the bucket public-read.",
+    }
     assert odd["properties"]["package"] == "data.rules.odd"
     assert rules[0]["properties"]["security-severity"] == "8.0"
     assert "security-severity" not in odd["properties"]
