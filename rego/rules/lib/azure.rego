@@ -50,3 +50,14 @@ open_to_world(rule, port) if {
 
 # Whether a Terraform attribute is explicitly false (not merely unset).
 is_false(obj, key) if object.get(obj, key, null) == false
+
+# An ARM security rule's properties in the shape open_to_world reads.
+arm_rule(properties) := {
+	"direction": object.get(properties, "direction", ""),
+	"access": object.get(properties, "access", ""),
+	"protocol": object.get(properties, "protocol", "*"),
+	"source_address_prefix": object.get(properties, "sourceAddressPrefix", []),
+	"source_address_prefixes": object.get(properties, "sourceAddressPrefixes", []),
+	"destination_port_range": object.get(properties, "destinationPortRange", []),
+	"destination_port_ranges": object.get(properties, "destinationPortRanges", []),
+}
