@@ -235,3 +235,32 @@ def test_sarif_help_and_help_uri(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert based["T_001"]["helpUri"] == "https://docs.example.com/rules/T_001.md"
     templated = descriptors("--docs-url", "https://docs.example.com/r?id={id}")
     assert templated["T_002"]["helpUri"] == "https://docs.example.com/r?id=T_002"
+
+
+AZURE_TF = """\
+resource "azurerm_storage_account" "logs" {
+  name                      = "acmelogs"
+  enable_https_traffic_only = false
+  min_tls_version           = "TLS1_2"
+}
+
+resource "azurerm_resource_group" "main" {
+  name     = "acme"
+  location = "westeurope"
+}
+"""
+
+
+def test_an_azure_only_tree_reports_its_resources_and_uncovered_types(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "infra").mkdir()
+    (tmp_path / "infra" / "main.tf").write_text(AZURE_TF)
+    result = scan(tmp_path, monkeypatch, "infra", "-f", "json", "--rule", "RE-AZ-001")
+    assert result.exit_code == 1
+    [rule] = json.loads(result.stdout)["results"][0]["rule_results"]
+    assert [(r["resource_id"], r["passed"]) for r in rule["results"]] == [
+        ("azurerm_storage_account.logs", False)
+    ]
+    table = scan(tmp_path, monkeypatch, "infra", "-f", "table").stdout
+    assert "1 resource no rule checks (1 type): azurerm_resource_group (1)" in table
