@@ -93,6 +93,7 @@ EXPECTED_FAILURES = [
     ("terraform", "RE-AWS-010", "aws_instance.bastion", ""),
     ("terraform", "RE-AWS-013", "aws_instance.bastion", ""),
     ("terraform", "RE-AWS-016", "aws_kms_key.data", ""),
+    ("terraform", "RE-AWS-025", "aws_cloudtrail.main", ""),
 ]
 
 
