@@ -122,8 +122,8 @@ def test_sarif_of_the_examples_is_valid(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir(REPO)
     examples = scan([Path("examples")], shipped_rule_files())
     log = validate_sarif(sarif.render(examples))
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 37
-    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 52
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 116
+    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 62
 
 
 def test_sarif_rules_and_results(report: ScanReport) -> None:
