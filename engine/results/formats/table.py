@@ -4,9 +4,10 @@ summary line with the scan's counts.
 
 Each rule is a heading (severity, id, title, package) followed by its
 failing, ignored and errored results (passing ones are counted, not listed)
-and its counts. A result's row shows its primary location; a dim sub-row
-under it gives each other located resource or attribute path. Severity
-words are matched case-insensitively.
+and its counts; a rule without results or errors (nothing it checks was
+scanned) is counted in the summary only. A result's row shows its primary
+location; a dim sub-row under it gives each other located resource or
+attribute path. Severity words are matched case-insensitively.
 """
 
 from __future__ import annotations
@@ -189,6 +190,8 @@ def _renderables(
         # a compile error is the same on every input: shown once, without one
         compile_errors = sorted({e for _, e in group.errors() if f"{group.package}: {e}" in listed})
         errors = [("", e) for e in compile_errors] + rule_errors.get(group.package, [])
+        if not errors and not group.results():
+            continue  # the rule found nothing to check: counted in the summary only
         rows = _rows(group, errors, show_ignored, code)
         if quiet and rows is None:
             continue  # every result passed: nothing to report
