@@ -159,7 +159,7 @@ def test_the_installed_wheel_scans_the_examples_with_no_go_and_no_opa(tmp_path: 
         for result in rules["results"]
         if not result["passed"]
     )
-    assert len(failing) == 52
+    assert len(failing) == 62
     assert failing == _expected_failures()
 
     version = installed("version")

@@ -31,9 +31,10 @@ from engine.cli.options import (
 from engine.core import cancellation
 from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
+from engine.results.coverage import scan_coverage
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
-from engine.results.report import SEVERITY_LEVELS
+from engine.results.report import EXIT_FAILURES, EXIT_OK, SEVERITY_LEVELS
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
@@ -140,15 +141,27 @@ def _write_outputs(
     no_color: bool,
     quiet: bool,
     show_ignored: bool,
+    show_code: bool = False,
+    docs_url: str | None = None,
 ) -> bool:
     """Render the report once per target; False when an output file could not be written."""
+    from engine.results.code_excerpts import CodeLines
+
     written = True
     terminal = sys.stdout.isatty()
+    code = CodeLines.of(report) if show_code else None
     for target in targets:
         color = target.to_stdout and terminal and not no_color and "NO_COLOR" not in os.environ
         width = shutil.get_terminal_size().columns if target.to_stdout and terminal else 120
         text = render(
-            report, target.format, color=color, width=width, quiet=quiet, show_ignored=show_ignored
+            report,
+            target.format,
+            color=color,
+            width=width,
+            quiet=quiet,
+            show_ignored=show_ignored,
+            code=code,
+            docs_url=docs_url,
         )
         if target.to_stdout:
             sys.stdout.buffer.write(text)
@@ -321,6 +334,30 @@ def _run_scan(
     help="Table: list ignored results (accepted, baselined, suppressed inline) with "
     "their reasons; they are counted either way.",
 )
+@click.option(
+    "--show-code",
+    is_flag=True,
+    help="Table: show the source lines around each listed result.",
+)
+@click.option(
+    "--fail-on-warn",
+    is_flag=True,
+    help="Count warnings (results of a rule's warn) as failures in the exit code.",
+)
+@click.option(
+    "--fail-on-uncovered",
+    is_flag=True,
+    help="Exit 1 when some scanned resource was checked by no rule (the summary "
+    "counts them by type).",
+)
+@value_option(
+    "--docs-url",
+    label="<str>",
+    envvar="REGO_ENGINE_DOCS_URL",
+    show_envvar=True,
+    help="SARIF: each rule's helpUri, with {id} standing for the rule id (a URL "
+    "without {id} is a base: URL/ID.md); default: the rule's first reference.",
+)
 @click.option("--no-color", is_flag=True, help="No colours in the table (as NO_COLOR=1).")
 @click.option("--quiet", "-q", is_flag=True, help="Table: leave out rules with nothing to report.")
 @value_option(
@@ -373,6 +410,10 @@ def scan_command(
     baseline_write: Path | None,
     no_inline_suppressions: bool,
     show_suppressed: bool,
+    show_code: bool,
+    fail_on_warn: bool,
+    fail_on_uncovered: bool,
+    docs_url: str | None,
     no_color: bool,
     quiet: bool,
     jobs: int,
@@ -381,7 +422,9 @@ def scan_command(
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
-    Exit codes: 0 no failing results, 1 failing results, 2 an input or rule
+    Exit codes: 0 no failing results, 1 failing results (or, with
+    --fail-on-uncovered, resources no rule checked; warnings only with
+    --fail-on-warn), 2 an input or rule
     could not be processed (results for the rest are still written), 3 no
     supported input found, 130/143 cancelled by SIGINT/SIGTERM (nothing
     written). Ignored results never fail the scan.
@@ -461,6 +504,10 @@ def scan_command(
             quiet=quiet,
             severity=severity,
             show_suppressed=show_suppressed,
+            show_code=show_code,
+            fail_on_warn=fail_on_warn,
+            fail_on_uncovered=fail_on_uncovered,
+            docs_url=docs_url,
             cluster=cluster,
         )
 
@@ -480,6 +527,10 @@ def _scan_and_write(
     severity: str | None,
     show_suppressed: bool,
     cluster: str | None,
+    show_code: bool = False,
+    fail_on_warn: bool = False,
+    fail_on_uncovered: bool = False,
+    docs_url: str | None = None,
 ) -> None:
     """Scan, report the problems and write every output; ends the command."""
     from engine.evaluation.bundle import BundleError
@@ -505,6 +556,10 @@ def _scan_and_write(
     echo_problems(report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
+    coverage = scan_coverage(report)
+    if coverage.none_applied:
+        report.warnings.append(coverage.line())
+        echo_problems([coverage.line()], [])
     cancellation.check()  # cancelled while scanning: write nothing
     written = _write_baseline(report, baseline_write) if baseline_write is not None else True
     if severity is not None:
@@ -517,8 +572,17 @@ def _scan_and_write(
             err=True,
         )
     shown = _write_outputs(
-        report, targets, no_color=no_color, quiet=quiet, show_ignored=show_suppressed
+        report,
+        targets,
+        no_color=no_color,
+        quiet=quiet,
+        show_ignored=show_suppressed,
+        show_code=show_code,
+        docs_url=docs_url,
     )
     if not shown or not written:
         raise click.exceptions.Exit(EXIT_ERROR)
-    raise click.exceptions.Exit(report.exit_code(fail_on))
+    code = report.exit_code(fail_on, fail_on_warn=fail_on_warn)
+    if code == EXIT_OK and fail_on_uncovered and coverage.uncovered:
+        code = EXIT_FAILURES
+    raise click.exceptions.Exit(code)

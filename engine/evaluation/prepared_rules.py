@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.evaluation.evaluator import RuleStatics
+from engine.rules.conftest_style import conftest_style_warnings
 from engine.rules.rule_set import CompiledRuleSet, compile_rule_set
 from engine.rules.sources import SourceError, load_sources
 
@@ -30,10 +31,15 @@ class PreparedRules:
 
     @property
     def warnings(self) -> list[str]:
-        """User files defining ``snyk``, skipped in favour of the shipped API."""
+        """User files defining ``snyk``, skipped in favour of the shipped API, and
+        conftest-style policies, which are not rules."""
+        policy = self.rule_set.policy
         return [
-            f"{f}: skipped: it defines the snyk package the engine ships"
-            for f in self.rule_set.replaced_api_files
+            *(
+                f"{f}: skipped: it defines the snyk package the engine ships"
+                for f in self.rule_set.replaced_api_files
+            ),
+            *conftest_style_warnings(policy.rego_files if policy is not None else ()),
         ]
 
     @property

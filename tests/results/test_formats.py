@@ -122,8 +122,8 @@ def test_sarif_of_the_examples_is_valid(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir(REPO)
     examples = scan([Path("examples")], shipped_rule_files())
     log = validate_sarif(sarif.render(examples))
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 37
-    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 52
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 140
+    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 62
 
 
 def test_sarif_rules_and_results(report: ScanReport) -> None:
@@ -134,7 +134,11 @@ def test_sarif_rules_and_results(report: ScanReport) -> None:
     assert odd["name"] == "odd, text: 100%"
     assert odd["shortDescription"] == {"text": "odd, text: 100%"}
     assert odd["fullDescription"] == {"text": "A rule whose message needs escaping."}
-    assert odd["help"] == {"text": "terraform: Make the bucket public-read."}
+    assert odd["help"] == {
+        "text": "terraform: Make the bucket public-read.",
+        "markdown": "A rule whose message needs escaping.\n\n**Remediation**\n\n"
+        "- **terraform**: Make the bucket public-read.",
+    }
     assert odd["properties"]["package"] == "data.rules.odd"
     assert rules[0]["properties"]["security-severity"] == "8.0"
     assert "security-severity" not in odd["properties"]

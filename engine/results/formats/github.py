@@ -18,9 +18,9 @@ from engine.results.formats.view import (
     by_rule,
     input_file,
     resource_label,
+    result_level,
     result_places,
     scan_counts,
-    severity_level,
     unlisted_rule_errors,
 )
 from engine.results.report import ScanReport
@@ -70,7 +70,7 @@ def render(report: ScanReport) -> bytes:
             message += "".join(f"\nrelated: {p.label} at {p.point}" for p in places.related)
             lines.append(
                 command(
-                    COMMAND_BY_LEVEL[severity_level(result.severity)],
+                    COMMAND_BY_LEVEL[result_level(result)],
                     message,
                     file=filepath,
                     line=point.line if point is not None else None,

@@ -20,7 +20,7 @@ from engine.results.formats.view import (
     result_places,
     unlisted_rule_errors,
 )
-from engine.results.report import ScanReport
+from engine.results.report import WARN_LEVEL, ScanReport
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 cannot hold, even escaped."""
@@ -68,7 +68,11 @@ def render(report: ScanReport) -> bytes:
                     "failure",
                     {
                         "message": _text(result.message or group.heading),
-                        "type": _text(result.severity or "failure"),
+                        "type": _text(
+                            WARN_LEVEL
+                            if result.level == WARN_LEVEL
+                            else result.severity or "failure"
+                        ),
                     },
                 )
                 details = [f"rule: {group.heading} ({group.package})"]
