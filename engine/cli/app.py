@@ -164,8 +164,7 @@ def application(
         bool,
         typer.Option(
             "--show-completion",
-            help="Show completion for the current shell, to copy it or customize the "
-            "installation.",
+            help="Show completion for the current shell, to copy it or customize the installation.",
             callback=show_completion,
             is_eager=True,
             expose_value=False,

@@ -246,8 +246,7 @@ class ScanSettings:
         option(
             "--ignore-file",
             label="<path>",
-            help="Ignore file of accepted findings (default: "
-            f"{DEFAULT_IGNORE_FILE} when present).",
+            help=f"Ignore file of accepted findings (default: {DEFAULT_IGNORE_FILE} when present).",
         ),
     ] = None
     config_file: Annotated[
@@ -436,8 +435,7 @@ def _scan_and_write(
         filtered = at_or_above_severity(report, settings.severity)
         report = filtered.report
         click.echo(
-            f"{filtered.left_out} results below severity {settings.severity} left out "
-            "(--severity)",
+            f"{filtered.left_out} results below severity {settings.severity} left out (--severity)",
             err=True,
         )
     shown = _write_outputs(

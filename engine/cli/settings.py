@@ -40,9 +40,7 @@ def command(settings_type: type[S]) -> Callable[[Callable[[S], None]], Callable[
             inspect.Parameter.KEYWORD_ONLY,
             annotation=hints[field.name],
             default=(
-                inspect.Parameter.empty
-                if field.default is dataclasses.MISSING
-                else field.default
+                inspect.Parameter.empty if field.default is dataclasses.MISSING else field.default
             ),
         )
         for field in dataclasses.fields(settings_type)  # type: ignore[arg-type]
@@ -68,9 +66,7 @@ def _given(value: Any) -> Any:
     return None if isinstance(value, (list, tuple)) and not value else value
 
 
-def merged(
-    given: S, configured: Mapping[str, Any], ctx: click.Context | None = None
-) -> S:
+def merged(given: S, configured: Mapping[str, Any], ctx: click.Context | None = None) -> S:
     """``given`` with each setting the configuration file sets (``configured``,
     by field name) taken from there, unless the command line or the environment
     set it: flags given win over the file, the file over the defaults."""
