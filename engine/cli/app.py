@@ -17,7 +17,8 @@ from typing import Annotated, Any
 import click
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
-from typer.models import ArgumentInfo
+from typer.main import get_command_from_info
+from typer.models import ArgumentInfo, CommandInfo
 
 from engine.cli.completion import install_completion, run_completion, show_completion
 from engine.core.terminal_text import printable
@@ -94,11 +95,39 @@ def _argument_helps(callback: Any) -> dict[str, str]:
 
 
 class Group(TyperGroup):
-    """The application: commands listed in the order they were added; the
+    """The application: commands listed in the order they were registered, each
+    built from its Typer registration only when it runs (or its help or its
+    completion is asked for), so a run pays for one command's parameters; the
     shell-completion protocol answered before anything else runs."""
 
+    registered: dict[str, CommandInfo]
+    """Commands by name, as registered on the Typer application, not yet built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.registered = {}
+
+    def register(self, infos: list[CommandInfo]) -> None:
+        """Add Typer-registered commands, to be built when first asked for."""
+        for info in infos:
+            self.registered[str(info.name)] = info
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)
+        return [*self.registered, *(n for n in self.commands if n not in self.registered)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.registered:
+            self.commands[cmd_name] = get_command_from_info(
+                self.registered[cmd_name], pretty_exceptions_short=True, rich_markup_mode=None
+            )
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The "Commands" section: each command's short help, none of them built."""
+        rows = [(name, info.short_help or "") for name, info in self.registered.items()]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def _main_shell_completion(
         self, ctx_args: Any, prog_name: str, complete_var: str | None = None

@@ -12,7 +12,7 @@ import click
 import typer
 
 from engine.cli import diff, evaluate, relations, rules, scan, state, testing, version
-from engine.cli.app import EXIT_ERROR, Command, debug_enabled, typer_app
+from engine.cli.app import EXIT_ERROR, Command, Group, debug_enabled, typer_app
 from engine.core.cancellation import Cancelled, handling_signals
 from engine.core.internal_errors import internal_error
 
@@ -31,11 +31,13 @@ _COMMANDS = (
 )
 """Each command: its name, its function and the line ``--help`` lists it with."""
 
+app = typer.main.get_command(typer_app)
+"""The application as a click group (what the console script and tests run)."""
+
 for _name, _function, _short_help in _COMMANDS:
     typer_app.command(_name, short_help=_short_help, cls=Command)(_function)
-
-app = typer.main.get_command(typer_app)
-"""The application as a click command (what the console script and tests run)."""
+assert isinstance(app, Group)
+app.register(typer_app.registered_commands)  # each built when it runs
 
 __all__ = ["app", "main"]
 
