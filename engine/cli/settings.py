@@ -11,10 +11,11 @@ Adding an option to a command is adding one field to its settings class.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import click
 
@@ -33,31 +34,52 @@ settings = dataclasses.dataclass(frozen=True, kw_only=True)
 def command(settings_type: type[S]) -> Callable[[Callable[[S], None]], Callable[..., None]]:
     """Make ``run(settings)`` a command function whose parameters are the fields
     of ``settings_type``; its docstring is the command's help."""
-    hints = typing.get_type_hints(settings_type, include_extras=True)
-    parameters = [
-        inspect.Parameter(
-            field.name,
-            inspect.Parameter.KEYWORD_ONLY,
-            annotation=hints[field.name],
-            default=(
-                inspect.Parameter.empty if field.default is dataclasses.MISSING else field.default
-            ),
-        )
-        for field in dataclasses.fields(settings_type)  # type: ignore[arg-type]
-    ]
 
     def decorate(run: Callable[[S], None]) -> Callable[..., None]:
-        def invoked(**values: Any) -> None:
-            run(settings_type(**{name: _given(value) for name, value in values.items()}))
-
-        invoked.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-        invoked.__annotations__ = {p.name: p.annotation for p in parameters}
-        invoked.__doc__ = run.__doc__
-        invoked.__name__ = run.__name__
-        invoked.__module__ = run.__module__
-        return invoked
+        return SettingsCommand(settings_type, run)
 
     return decorate
+
+
+class SettingsCommand(Generic[S]):
+    """A command function taking the fields of a settings class as keyword
+    parameters and calling ``run`` with the settings they make. Its signature
+    is read (Typer reads it to build the command) only when the command is
+    built, so registering commands costs no type evaluation."""
+
+    def __init__(self, settings_type: type[S], run: Callable[[S], None]) -> None:
+        self.settings_type = settings_type
+        self.run = run
+        self.__doc__ = run.__doc__
+        self.__name__ = run.__name__
+        self.__qualname__ = run.__qualname__
+        self.__module__ = run.__module__
+
+    def __call__(self, **values: Any) -> None:
+        self.run(self.settings_type(**{name: _given(value) for name, value in values.items()}))
+
+    @functools.cached_property
+    def __signature__(self) -> inspect.Signature:
+        hints = typing.get_type_hints(self.settings_type, include_extras=True)
+        return inspect.Signature(
+            [
+                inspect.Parameter(
+                    field.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    annotation=hints[field.name],
+                    default=(
+                        inspect.Parameter.empty
+                        if field.default is dataclasses.MISSING
+                        else field.default
+                    ),
+                )
+                for field in dataclasses.fields(self.settings_type)  # type: ignore[arg-type]
+            ]
+        )
+
+    @functools.cached_property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        return {p.name: p.annotation for p in self.__signature__.parameters.values()}
 
 
 def _given(value: Any) -> Any:
