@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import click
@@ -13,12 +14,12 @@ from engine.cli.options import (
     check_bounds,
     choice_of,
     completing,
-    data_paths,
-    format_choice,
-    memory_mib,
+    data_option,
+    format_option,
+    input_paths,
+    memory_option,
     option,
-    paths_argument,
-    seconds,
+    seconds_option,
 )
 from engine.cli.settings import command, settings
 from engine.rules.opa import OpaNotFound
@@ -31,13 +32,17 @@ RISK_LEVELS = ("low", "medium", "high")
 
 @settings
 class DiffSettings:
-    paths: paths_argument(
-        "OLD NEW (two versions of a template, configuration or manifests), "
-        "or one Terraform plan JSON.",
-        required=True,
-    )
-    rules: data_paths("Change policy file or directory (repeatable).") = None
-    output_format: format_choice(*DIFF_FORMATS) = "table"
+    paths: Annotated[
+        list[Path],
+        input_paths(
+            "OLD NEW (two versions of a template, configuration or manifests), "
+            "or one Terraform plan JSON."
+        ),
+    ]
+    rules: Annotated[
+        list[Path] | None, data_option("Change policy file or directory (repeatable).")
+    ] = None
+    output_format: Annotated[str, format_option(*DIFF_FORMATS)] = "table"
     fail_on: Annotated[
         str | None,
         option(
@@ -59,8 +64,8 @@ class DiffSettings:
             show_default=True,
         ),
     ] = RENAME_THRESHOLD
-    timeout: seconds("Seconds each change policy may take.") = 30.0
-    max_memory: memory_mib("MiB of Wasm memory the policies may use.") = 2048
+    timeout: Annotated[float, seconds_option("Seconds each change policy may take.")] = 30.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the policies may use.")] = 2048
 
 
 @command(DiffSettings)

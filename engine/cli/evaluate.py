@@ -7,7 +7,14 @@ from pathlib import Path
 from typing import Annotated
 
 from engine.cli.app import debug_enabled, fail
-from engine.cli.options import argument, check_bounds, data_paths, memory_mib, option, seconds
+from engine.cli.options import (
+    argument,
+    check_bounds,
+    data_option,
+    memory_option,
+    option,
+    seconds_option,
+)
 from engine.cli.settings import command, settings
 
 
@@ -16,13 +23,13 @@ class EvalSettings:
     ref: Annotated[
         str, argument(label="<str>", help="The data reference to evaluate, e.g. data.pkg.rule.")
     ]
-    data: data_paths("Policy or data file or directory (repeatable).", required=True)
+    data: Annotated[list[Path], data_option("Policy or data file or directory (repeatable).")]
     input_path: Annotated[
         Path | None,
         option("-i", "--input", label="<path>", help="Input document (JSON or YAML)."),
     ] = None
-    timeout: seconds("Seconds the evaluation may take.") = 30.0
-    max_memory: memory_mib("MiB of Wasm memory the evaluation may use.") = 2048
+    timeout: Annotated[float, seconds_option("Seconds the evaluation may take.")] = 30.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the evaluation may use.")] = 2048
 
 
 @command(EvalSettings)

@@ -3,8 +3,9 @@
 
 A command's parameters are the fields of its settings class
 (:mod:`engine.cli.settings`), each annotated with one of these types, e.g.
-``skip_paths: SkipPaths = None``. Types whose help differs per command (the
-``-d`` paths, ``--format``, bounds) are made by the functions below.
+``skip_paths: SkipPaths = None``. Options whose help differs per command (the
+``-d`` paths, ``--format``, bounds) are made by the functions below and used
+in a field's ``Annotated`` type.
 """
 
 from __future__ import annotations
@@ -76,62 +77,54 @@ def one_rule_source(rules: list[Path] | None, bundle: Path | None) -> None:
         raise click.BadParameter("give rules with -d or --bundle, not both", param_hint="--bundle")
 
 
-# Types made per command: the same option, a different help line
+# Options made per command: the same option, a different help line. A field
+# takes one in its ``Annotated`` type: ``Annotated[int, memory_option("...")]``.
 
 
-def paths_argument(help: str, *, required: bool = False) -> Any:
-    """The input paths a command takes as arguments."""
-    label = "<list[Path]>"
-    if required:
-        return Annotated[list[Path], argument(label=label, help=help)]
-    return Annotated[list[Path] | None, argument(label=label, help=help)]
+def input_paths(help: str) -> Any:
+    """The input paths a command takes as arguments (``list[Path]``; ``| None``
+    and a default of None when they may be left out)."""
+    return argument(label="<list[Path]>", help=help)
 
 
-def data_paths(help: str, *, required: bool = False) -> Any:
-    """``-d``/``--data``: rule, policy or data files and directories (repeatable)."""
-    decl = option("-d", "--data", label="<list[Path]>", help=help)
-    if required:
-        return Annotated[list[Path], decl]
-    return Annotated[list[Path] | None, decl]
+def data_option(help: str) -> Any:
+    """``-d``/``--data``: rule, policy or data files and directories (repeatable;
+    ``list[Path]``)."""
+    return option("-d", "--data", label="<list[Path]>", help=help)
 
 
-def format_choice(*choices: str) -> Any:
-    """``--format``/``-f``: one of ``choices``, the first by default."""
-    listed = f"{', '.join(choices[:-1])} or {choices[-1]}."
-    return Annotated[
-        str,
-        option(
-            "--format",
-            "-f",
-            label="<str>",
-            help=listed,
-            show_default=True,
-            callback=choice_of(
-                choices, message="unknown format {value!r} (" + ", ".join(choices) + ")"
-            ),
+def format_option(*choices: str) -> Any:
+    """``--format``/``-f``: one of ``choices`` (``str``)."""
+    return option(
+        "--format",
+        "-f",
+        label="<str>",
+        help=f"{', '.join(choices[:-1])} or {choices[-1]}.",
+        show_default=True,
+        callback=choice_of(
+            choices, message="unknown format {value!r} (" + ", ".join(choices) + ")"
         ),
-    ]
+    )
 
 
-def seconds(help: str, *names: str) -> Any:
-    """A time bound in seconds (``--timeout`` unless ``names`` are given)."""
-    return Annotated[float, option(*(names or ("--timeout",)), label="<float>", help=help,
-                                   show_default=True)]  # fmt: skip
+def seconds_option(help: str, *names: str) -> Any:
+    """A time bound in seconds (``float``; ``--timeout`` unless ``names`` are given)."""
+    return option(*(names or ("--timeout",)), label="<float>", help=help, show_default=True)
 
 
-def memory_mib(help: str) -> Any:
-    """``--max-memory``: MiB of Wasm memory."""
-    return Annotated[int, option("--max-memory", label="<int>", help=help, show_default=True)]
+def memory_option(help: str) -> Any:
+    """``--max-memory``: MiB of Wasm memory (``int``)."""
+    return option("--max-memory", label="<int>", help=help, show_default=True)
 
 
-def output_path(help: str) -> Any:
-    """``-o``/``--output``: the file to write."""
-    return Annotated[Path | None, option("-o", "--output", label="<path>", help=help)]
+def output_option(help: str) -> Any:
+    """``-o``/``--output``: the file to write (``Path | None``)."""
+    return option("-o", "--output", label="<path>", help=help)
 
 
-def bundle_path(help: str) -> Any:
-    """``--bundle``: a bundle made by ``rego-engine build``."""
-    return Annotated[Path | None, option("--bundle", label="<path>", help=help)]
+def bundle_option(help: str) -> Any:
+    """``--bundle``: a bundle made by ``rego-engine build`` (``Path | None``)."""
+    return option("--bundle", label="<path>", help=help)
 
 
 # How inputs are loaded: the same in every command that loads them

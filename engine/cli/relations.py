@@ -16,16 +16,16 @@ from engine.cli.options import (
     SplitK8s,
     VarFiles,
     Variables,
-    bundle_path,
+    bundle_option,
     check_bounds,
-    data_paths,
-    format_choice,
-    memory_mib,
+    data_option,
+    format_option,
+    input_paths,
+    memory_option,
     one_rule_source,
     option,
-    output_path,
-    paths_argument,
-    seconds,
+    output_option,
+    seconds_option,
 )
 from engine.cli.settings import command, load_options, settings
 from engine.core.atomic_files import write_atomically
@@ -35,17 +35,22 @@ from engine.rules.rule_pack import shipped_rule_files
 GRAPH_FORMATS = ("dot", "mermaid", "json")
 """``graph --format`` choices (those :mod:`engine.inspection.graph_export` draws)."""
 
-RelationPaths = data_paths("Rule or relation directory (repeatable); default: shipped only.")
+RelationPaths = Annotated[
+    list[Path] | None,
+    data_option("Rule or relation directory (repeatable); default: shipped only."),
+]
 
 
 @settings
 class RelationsSettings:
-    paths: paths_argument("Input files or directories to count edges on.") = None
+    paths: Annotated[
+        list[Path] | None, input_paths("Input files or directories to count edges on.")
+    ] = None
     rules: RelationPaths = None
     edges: Annotated[bool, option("--edges", help="Print every edge.")] = False
-    output_format: format_choice("table", "json") = "table"
-    timeout: seconds("Seconds the relations may take per input.") = 30.0
-    max_memory: memory_mib("MiB of Wasm memory the relations may use.") = 2048
+    output_format: Annotated[str, format_option("table", "json")] = "table"
+    timeout: Annotated[float, seconds_option("Seconds the relations may take per input.")] = 30.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the relations may use.")] = 2048
 
 
 @command(RelationsSettings)
@@ -83,11 +88,13 @@ def relations_command(settings: RelationsSettings) -> None:
 
 @settings
 class GraphSettings:
-    paths: paths_argument("Input files or directories; default: .") = None
+    paths: Annotated[list[Path] | None, input_paths("Input files or directories; default: .")] = (
+        None
+    )
     rules: RelationPaths = None
-    bundle: bundle_path("Take rules and relations from a bundle.") = None
-    output_format: format_choice(*GRAPH_FORMATS) = "dot"
-    output: output_path("Write the graph to FILE.") = None
+    bundle: Annotated[Path | None, bundle_option("Take rules and relations from a bundle.")] = None
+    output_format: Annotated[str, format_option(*GRAPH_FORMATS)] = "dot"
+    output: Annotated[Path | None, output_option("Write the graph to FILE.")] = None
     with_results: Annotated[
         bool, option("--with-results", help="Run the rules and highlight failing resources.")
     ] = False
@@ -103,8 +110,8 @@ class GraphSettings:
             help="Keep edges of this relation and their ends (repeatable).",
         ),
     ] = None
-    timeout: seconds("Seconds a rule or the relations may take.") = 30.0
-    max_memory: memory_mib("MiB of Wasm memory the rules may use.") = 2048
+    timeout: Annotated[float, seconds_option("Seconds a rule or the relations may take.")] = 30.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the rules may use.")] = 2048
     input_type: InputType = None
     skip_paths: SkipPaths = None
     var_files: VarFiles = None

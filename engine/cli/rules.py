@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import click
 
 from engine.cli.app import EXIT_ERROR, debug_enabled, echo_problems, fail
-from engine.cli.options import bundle_path, data_paths, format_choice, one_rule_source, option
+from engine.cli.options import bundle_option, data_option, format_option, one_rule_source, option
 from engine.cli.settings import command, settings
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 @settings
 class BuildSettings:
-    rules: data_paths("Rule or data file or directory (repeatable).", required=True)
+    rules: Annotated[list[Path], data_option("Rule or data file or directory (repeatable).")]
     output: Annotated[
         Path,
         option("-o", "--output", label="<path>", help="The bundle to write.", show_default=True),
@@ -63,9 +63,11 @@ def build_command(settings: BuildSettings) -> None:
 
 @settings
 class RulesSettings:
-    rules: data_paths("Rule or data file or directory (repeatable).") = None
-    bundle: bundle_path("List the rules of a bundle instead.") = None
-    output_format: format_choice("table", "json") = "table"
+    rules: Annotated[
+        list[Path] | None, data_option("Rule or data file or directory (repeatable).")
+    ] = None
+    bundle: Annotated[Path | None, bundle_option("List the rules of a bundle instead.")] = None
+    output_format: Annotated[str, format_option("table", "json")] = "table"
     explain: Annotated[
         str | None,
         option(

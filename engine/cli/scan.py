@@ -23,16 +23,16 @@ from engine.cli.options import (
     SplitK8s,
     VarFiles,
     Variables,
-    bundle_path,
+    bundle_option,
     check_bounds,
     choice_of,
     completing,
-    data_paths,
-    memory_mib,
+    data_option,
+    input_paths,
+    memory_option,
     one_rule_source,
     option,
-    paths_argument,
-    seconds,
+    seconds_option,
 )
 from engine.cli.settings import command, load_options, merged, settings
 from engine.core import cancellation
@@ -163,10 +163,14 @@ def _run_scan(
 
 @settings
 class ScanSettings:
-    paths: paths_argument("Input files or directories (IaC or State files); default: .") = None
-    rules: data_paths(
-        "Rule or data file or directory (repeatable); default: the shipped rule pack."
-    ) = None
+    paths: Annotated[
+        list[Path] | None,
+        input_paths("Input files or directories (IaC or State files); default: ."),
+    ] = None
+    rules: Annotated[
+        list[Path] | None,
+        data_option("Rule or data file or directory (repeatable); default: the shipped rule pack."),
+    ] = None
     output_formats: Annotated[
         list[str] | None,
         option(
@@ -208,8 +212,10 @@ class ScanSettings:
             autocompletion=completing(SEVERITY_LEVELS),
         ),
     ] = None
-    rule_timeout: seconds("Seconds one rule may take on one input.", "--rule-timeout") = 30.0
-    max_memory: memory_mib("MiB of Wasm memory the rules may use.") = 2048
+    rule_timeout: Annotated[
+        float, seconds_option("Seconds one rule may take on one input.", "--rule-timeout")
+    ] = 30.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the rules may use.")] = 2048
     max_output: Annotated[
         float,
         option(
@@ -257,9 +263,12 @@ class ScanSettings:
             help=f"Configuration file (default: {CONFIG_FILE} here or up to the git root).",
         ),
     ] = None
-    bundle: bundle_path(
-        "Take the rules from a bundle made by rego-engine build (instead of -d; no opa needed)."
-    ) = None
+    bundle: Annotated[
+        Path | None,
+        bundle_option(
+            "Take the rules from a bundle made by rego-engine build (instead of -d; no opa needed)."
+        ),
+    ] = None
     baseline_file: Annotated[
         Path | None,
         option(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import click
@@ -15,10 +16,10 @@ from engine.cli.options import (
     SplitK8s,
     VarFiles,
     Variables,
-    format_choice,
+    format_option,
+    input_paths,
     option,
-    output_path,
-    paths_argument,
+    output_option,
 )
 from engine.cli.settings import command, load_options, settings
 from engine.core.atomic_files import write_atomically
@@ -27,14 +28,14 @@ from engine.core.terminal_text import printable
 
 @settings
 class StateSettings:
-    paths: paths_argument("Input files or directories.", required=True)
+    paths: Annotated[list[Path], input_paths("Input files or directories.")]
     input_type: InputType = None
     skip_paths: SkipPaths = None
     var_files: VarFiles = None
     variables: Variables = None
     max_file_size: MaxFileSize = 256
     split_k8s: SplitK8s = False
-    output: output_path("Write the States to FILE.") = None
+    output: Annotated[Path | None, output_option("Write the States to FILE.")] = None
 
 
 @command(StateSettings)
@@ -71,15 +72,15 @@ def state_command(settings: StateSettings) -> None:
 
 @settings
 class FixtureSettings:
-    paths: paths_argument("IaC files or directories (one State).", required=True)
-    output: output_path("Write the fixture to FILE.") = None
+    paths: Annotated[list[Path], input_paths("IaC files or directories (one State).")]
+    output: Annotated[Path | None, output_option("Write the fixture to FILE.")] = None
     package: Annotated[
         str | None,
         option(
             "--package", label="<str>", help="Package of the Rego module (default fixtures.<name>)."
         ),
     ] = None
-    output_format: format_choice("rego", "json") = "rego"
+    output_format: Annotated[str, format_option("rego", "json")] = "rego"
     input_type: InputType = None
     var_files: VarFiles = None
     variables: Variables = None

@@ -11,12 +11,12 @@ import click
 from engine.cli.app import debug_enabled, echo_problems
 from engine.cli.options import (
     check_bounds,
-    data_paths,
-    format_choice,
-    memory_mib,
+    data_option,
+    format_option,
+    input_paths,
+    memory_option,
     option,
-    paths_argument,
-    seconds,
+    seconds_option,
 )
 from engine.cli.settings import command, settings
 from engine.rules.opa import OpaNotFound
@@ -24,15 +24,16 @@ from engine.rules.opa import OpaNotFound
 
 @settings
 class TestSettings:
-    paths: paths_argument(
-        "Files or directories of Rego tests (default: . unless --golden is given)."
-    ) = None
+    paths: Annotated[
+        list[Path] | None,
+        input_paths("Files or directories of Rego tests (default: . unless --golden is given)."),
+    ] = None
     verbose: Annotated[bool, option("-v", "--verbose", help="Report every test.")] = False
     run: Annotated[
         str | None,
         option("-r", "--run", label="<str>", help="Only tests whose data.pkg.name matches REGEX."),
     ] = None
-    output_format: format_choice("pretty", "json") = "pretty"
+    output_format: Annotated[str, format_option("pretty", "json")] = "pretty"
     update_snapshots: Annotated[
         bool,
         option("--update-snapshots", help="Write snapshots and golden expected.json files."),
@@ -41,9 +42,13 @@ class TestSettings:
         list[Path] | None,
         option("--golden", label="<list[Path]>", help="Golden case directory (repeatable)."),
     ] = None
-    rules: data_paths("Rules for golden cases without rules/ (repeatable).") = None
-    timeout: seconds("Seconds one test (or golden scan rule) may take.") = 5.0
-    max_memory: memory_mib("MiB of Wasm memory the tests may use.") = 2048
+    rules: Annotated[
+        list[Path] | None, data_option("Rules for golden cases without rules/ (repeatable).")
+    ] = None
+    timeout: Annotated[
+        float, seconds_option("Seconds one test (or golden scan rule) may take.")
+    ] = 5.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the tests may use.")] = 2048
 
 
 @command(TestSettings)

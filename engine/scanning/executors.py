@@ -120,7 +120,7 @@ class WorkerProcesses(InProcess):
 class OnCluster(InProcess):
     """Loads the inputs here and sends them to the Dask cluster's workers."""
 
-    client: Client | None = None
+    client: Client = field(kw_only=True)
 
     def evaluate(self, inputs: list[ScanInput], report: ScanReport) -> None:
         if not inputs:
@@ -173,9 +173,9 @@ def choose_executor(
     if rules.evaluator is None:
         return InProcess(rules, progress)
     if client is not None and cluster_shared_fs:
-        return OnClusterSharedFs(rules, progress, client)
+        return OnClusterSharedFs(rules, progress, client=client)
     if client is not None:
-        return OnCluster(rules, progress, client)
+        return OnCluster(rules, progress, client=client)
     if jobs > 1:
         return WorkerProcesses(rules, progress, jobs)
     return InProcess(rules, progress)
