@@ -19,10 +19,8 @@ import click
 import typer
 
 from engine.inputs.loaders.input_types import LOADER_INPUT_TYPES
-from engine.results.report import SEVERITY_LEVELS
-from engine.scanning.config import FAIL_ON_CHOICES
-
-__all__ = ["FAIL_ON_CHOICES", "SEVERITY_LEVELS"]
+from engine.results.report import SEVERITY_LEVELS as SEVERITY_LEVELS
+from engine.scanning.config import FAIL_ON_CHOICES as FAIL_ON_CHOICES
 
 
 def option(*decls: str, label: str | None = None, help: str, **attrs: Any) -> Any:
