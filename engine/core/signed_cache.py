@@ -35,18 +35,36 @@ def _inside(path: Path, directory: Path) -> bool:
     return True
 
 
-def _read_key(path: Path) -> bytes | None:
-    """The key at ``path`` when it can be trusted: a regular file (not a link),
-    owned by this user, readable and writable by nobody else."""
+def _open_regular(path: Path) -> tuple[int, os.stat_result] | None:
+    """``path`` opened for reading with its status, when it is a regular file (not
+    a link); None otherwise. Opened without blocking, so a FIFO put where a file
+    was expected is refused at once instead of waiting for a writer forever."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError:
         return None
     try:
         info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            return None
+        os.set_blocking(fd, True)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd, info
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key at ``path`` when it can be trusted: a regular file (not a link),
+    owned by this user, readable and writable by nobody else."""
+    opened = _open_regular(path)
+    if opened is None:
+        return None
+    fd, info = opened
+    try:
         if (
-            not stat.S_ISREG(info.st_mode)
-            or info.st_uid != os.getuid()
+            info.st_uid != os.getuid()
             or info.st_mode & 0o077
             or info.st_size != KEY_BYTES
         ):
@@ -99,14 +117,13 @@ def read_entry(
 ) -> bytes | None:
     """The payload of the entry at ``path`` when its tag verifies under ``key``;
     None when there is no entry (or not a regular file, or over ``max_bytes``)
-    or it does not verify."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
+    or it does not verify. Nothing blocks: a FIFO at ``path`` is no entry."""
+    opened = _open_regular(path)
+    if opened is None:
         return None
+    fd, info = opened
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or not _TAG_BYTES < info.st_size <= max_bytes:
+        if not _TAG_BYTES < info.st_size <= max_bytes:
             return None
         with os.fdopen(os.dup(fd), "rb") as file:
             data = file.read(info.st_size)
