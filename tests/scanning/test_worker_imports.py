@@ -99,3 +99,34 @@ def test_the_working_directory_leaves_the_path_workers_copy(tmp_path: Path) -> N
     here.mkdir()
     path = ["", str(here), str(here / "."), "/usr/lib/python3", str(tmp_path)]
     assert safe_sys_path(path, here) == ["/usr/lib/python3", str(tmp_path)]
+
+
+_DRIVER = """
+import multiprocessing, sys
+multiprocessing.get_context("spawn").set_executable(sys.argv[1])
+from engine.cli.main import main
+sys.argv = ["rego-engine", *sys.argv[2:]]
+main()
+"""
+
+# A worker that dies at start while a process of its own keeps its pipes open
+# (for 30 s): neither end of file nor a broken pipe tells the parent.
+_DYING_WORKER = "#!/bin/sh\nsleep 30 &\nexit 3\n"
+
+
+def test_a_worker_that_dies_at_start_is_an_error_within_seconds(tree: Path) -> None:
+    wrapper = tree / "dying-python"
+    wrapper.write_text(_DYING_WORKER, encoding="utf-8")
+    wrapper.chmod(0o755)
+    args = ["scan", "-d", "rules", "--format", "json", "--jobs", "2", "inputs"]
+    scanned = subprocess.run(
+        [sys.executable, "-P", "-c", _DRIVER, str(wrapper), *args],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,  # the old pool blocked here for good
+    )
+    assert scanned.returncode == 2, scanned.stderr
+    errors = json.loads(scanned.stdout)["errors"]
+    assert errors
+    assert all("worker process evaluating it stopped unexpectedly (2 times)" in e for e in errors)
