@@ -15,8 +15,9 @@ what is read, redirect output, weaken what is checked or the exit policy:
 * ``output``, ``format``, ``fail-on``, ``rules``, ``bundle``, ``rule``,
   ``exclude-rule``, ``skip-path``, ``input-type``, ``jobs`` and ``cluster`` are
   refused (a found file may not send the scanned tree to other machines);
-* paths (``inputs``, ``var-file``, ``ignore-file``) must stay inside the
-  file's directory, symbolic links resolved;
+* so are ``inputs``, ``var`` and ``var-file``: only the operator chooses which
+  inputs are scanned and the value of any variable;
+* ``ignore-file`` must stay inside the file's directory, symbolic links resolved;
 * bounds (``rule-timeout``, ``max-memory``, ``max-output``,
   ``max-file-size``) may only be tightened below their defaults.
 
@@ -87,10 +88,14 @@ REFUSED_WHEN_FOUND = frozenset(
         "input-type",
         "jobs",
         "cluster",
+        "inputs",
+        "var",
+        "var-file",
     }
 )
 """Keys a configuration file found in the scanned tree may not set: they redirect
-output, weaken the exit policy, or change which rules and inputs are checked."""
+output, weaken the exit policy, change which rules and inputs are checked, or
+set a variable's value."""
 
 @functools.cache
 def ceilings_when_found() -> dict[str, float]:
