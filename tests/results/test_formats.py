@@ -227,6 +227,7 @@ def test_sarif_fingerprints_are_stable_and_follow_the_identity(
     assert len(set(prints)) == len(prints)
     for entry in results:
         identity = [
+            entry["properties"]["input"],
             entry["ruleId"],
             entry["properties"]["resourceNamespace"],
             entry["properties"]["resourceType"],
@@ -237,8 +238,9 @@ def test_sarif_fingerprints_are_stable_and_follow_the_identity(
         assert entry["partialFingerprints"][sarif.FINGERPRINT_KEY] == expected
     some = report.failing_results()[0]
     retagged = Result(**{**some.__dict__, "result_tag": "other"})
-    assert result_fingerprint("T1", some) != result_fingerprint("T1", retagged)
-    assert result_fingerprint("T1", some) != result_fingerprint("T2", some)
+    assert result_fingerprint("a.tf", "T1", some) != result_fingerprint("a.tf", "T1", retagged)
+    assert result_fingerprint("a.tf", "T1", some) != result_fingerprint("a.tf", "T2", some)
+    assert result_fingerprint("a.tf", "T1", some) != result_fingerprint("b/a.tf", "T1", some)
 
 
 def test_sarif_marks_ignored_results_as_suppressed(ignored_report: ScanReport) -> None:
