@@ -51,6 +51,7 @@ from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import PreparedRules
 from engine.inputs.discovery import ScanInput
 from engine.results.building import ResourceIndex, RuleResults, locate_results
+from engine.results.inferred_attributes import InferredBudget
 from engine.results.report import InputReport, ScanReport
 from engine.rules.rule_set import CompiledRuleSet
 from engine.scanning.input_scan import Selected, scan_one
@@ -99,8 +100,9 @@ def _worker_main(connection: Connection, payload_file: str, parent: int) -> None
             worker: WorkerRules | Exception = worker_rules(payload.read())
     except Exception as exc:  # an engine bug: each input reports it
         worker = exc
+    inferred = InferredBudget()  # the worker's share of the scan
     while (scan_input := connection.recv()) is not None:
-        connection.send(evaluate(worker, scan_input))
+        connection.send(evaluate(worker, scan_input, inferred))
 
 
 def rules_payload(prepared: PreparedRules, selected: Selected, limits: Limits) -> bytes:
@@ -119,16 +121,27 @@ def worker_rules(payload: bytes) -> WorkerRules:
     return WorkerRules(prepared.rule_set, selected, evaluator)
 
 
-def evaluate(worker: WorkerRules | Exception, scan_input: ScanInput) -> Outcome:
+def evaluate(
+    worker: WorkerRules | Exception,
+    scan_input: ScanInput,
+    inferred: InferredBudget | None = None,
+) -> Outcome:
     """One input's outcome, built in a worker (results not yet located); an engine
-    bug (here, or when the worker built its rules) is that input's error."""
+    bug (here, or when the worker built its rules) is that input's error.
+    ``inferred``: the inferred attribute paths the worker may still show."""
     if isinstance(worker, Exception):
         return None, [f"{scan_input.name}: evaluation failed in a worker: {worker!r}"]
     report = ScanReport()
     try:
         with collector_paused():
             found = scan_one(
-                scan_input, worker.rule_set, worker.selected, worker.evaluator, report, lambda: None
+                scan_input,
+                worker.rule_set,
+                worker.selected,
+                worker.evaluator,
+                report,
+                lambda: None,
+                inferred,
             )
     except Exception as exc:  # an engine bug in the worker: report it with the input
         return None, [f"{scan_input.name}: evaluation failed in a worker: {exc!r}"]

@@ -26,6 +26,7 @@ from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import compile_rules, rules_origin
 from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
 from engine.results.ignores import IgnoreList, apply_ignores, utc_today
+from engine.results.inferred_attributes import InferredBudget
 from engine.results.inline_suppressions import apply_inline_suppressions
 from engine.results.report import ScanReport
 from engine.rules.metadata import RuleMetadata
@@ -205,6 +206,7 @@ def _scan_here(
     """Evaluate every input in this process, adding its results to ``report``."""
     total = len(inputs) * len(selected.rules)
     done = 0
+    inferred = InferredBudget()
 
     def tick() -> None:
         nonlocal done
@@ -215,7 +217,9 @@ def _scan_here(
     for position, scan_input in enumerate(inputs, start=1):
         cancellation.check()
         with collector_paused():
-            input_report = scan_one(scan_input, rule_set, selected, evaluator, report, tick)
+            input_report = scan_one(
+                scan_input, rule_set, selected, evaluator, report, tick, inferred
+            )
         if input_report is not None:
             report.inputs.append(input_report)
         done = position * len(selected.rules)  # rules an unloadable input never ran
