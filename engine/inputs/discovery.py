@@ -29,6 +29,7 @@ from engine.core import cancellation
 from engine.core.address_space import no_room_message
 from engine.core.collector import collector_paused
 from engine.core.confined_files import is_inside, open_confined
+from engine.core.glob_patterns import SKIP_PATH, compile_glob
 from engine.core.paths import display_path
 from engine.inputs.loaders.detection import (
     detect,
@@ -137,39 +138,9 @@ def _not_regular(path: Path) -> str | None:
     return f"{kind}, not a regular file; not read"
 
 
-def glob_pattern(glob: str) -> re.Pattern[str]:
-    """A ``/``-separated glob as a regular expression: ``*`` and ``?`` stay
-    within one path segment, ``**`` crosses segments (``**/`` matches none)."""
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif glob[i] == "[" and "]" in glob[i + 2 :]:
-            end = glob.index("]", i + 2)
-            body = glob[i + 1 : end]
-            negated = body.startswith("!")
-            out.append("[" + ("^" if negated else "") + re.escape(body[negated:]) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
     """Whether a ``/``-separated path, or one of its parent directories, matches a glob."""
-    patterns = [glob_pattern(g.replace(os.sep, "/").rstrip("/")) for g in globs]
+    patterns = [compile_glob(g.replace(os.sep, "/").rstrip("/"), SKIP_PATH) for g in globs]
 
     def matches(path: str) -> bool:
         if not patterns:
