@@ -265,6 +265,13 @@ def _run_scan(
 @var_file_option()
 @var_option()
 @max_file_size_option()
+@value_option(
+    "--load-timeout",
+    type=float,
+    default=120,
+    label="<float>",
+    help="Seconds evaluating one input (Terraform, ARM, CloudFormation) may take.",
+)
 @split_k8s_option()
 @repeatable(
     "--rule",
@@ -363,6 +370,7 @@ def scan_command(
     var_files: list[Path] | None,
     variables: list[str] | None,
     max_file_size: float,
+    load_timeout: float,
     split_k8s: bool,
     rule_ids: list[str] | None,
     exclude_rule_ids: list[str] | None,
@@ -406,6 +414,7 @@ def scan_command(
     var_files = setting("var_files", var_files)
     variables = setting("variables", variables)
     max_file_size = setting("max_file_size", max_file_size)
+    load_timeout = setting("load_timeout", load_timeout)
     split_k8s = setting("split_k8s", split_k8s)
     rule_ids = setting("rule_ids", rule_ids)
     exclude_rule_ids = setting("exclude_rule_ids", exclude_rule_ids)
@@ -424,7 +433,9 @@ def scan_command(
         raise click.BadParameter(str(exc), param_hint="--format/-o") from None
     one_rule_source(rules, bundle)
     check_bounds("--rule-timeout/--max-memory/--max-output", rule_timeout, max_memory, max_output)
+    check_bounds("--load-timeout", load_timeout)
     load = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
+    load = replace(load, load_timeout=load_timeout)
     ignores = _ignore_list(ignore_file)
     baseline = None
     if baseline_file:

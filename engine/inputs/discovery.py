@@ -39,6 +39,7 @@ from engine.inputs.loaders.detection import (
     parse_documents,
     utf8_text,
 )
+from engine.inputs.loaders.evaluation_budget import Deadline, loading_deadline
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.state import State, StateError, parse_state
@@ -60,6 +61,9 @@ class LoadOptions:
     """Globs (``*``, ``?``, ``[...]``, ``**``) of walked files and directories to skip."""
     max_file_mb: float = 256
     """Files larger than this many MiB are reported, not read."""
+    load_timeout: float | None = 120
+    """Seconds one input's evaluation (Terraform, ARM, CloudFormation) may take;
+    past it that input is an error. None: no deadline."""
     var_files: tuple[Path, ...] = ()
     """Terraform variable files (``.tfvars``, ``.tfvars.json``) for every root module."""
     variables: Mapping[str, str] = field(default_factory=dict)
@@ -278,21 +282,34 @@ def _problem(shown: str, exc: LoaderError, files: Sequence[str]) -> InputProblem
     return InputProblem(shown, exc.message, exc.line)
 
 
+def _timed_out(shown: str, deadline: Deadline) -> _Outcome:
+    message = f"loading took longer than --load-timeout {deadline.seconds:g} s; not loaded"
+    return _Outcome(problems=[InputProblem(shown, message)])
+
+
 def _guarded(
     input_type: str,
     shown: str,
     load: Callable[[], LoadedState],
     files: Sequence[str] = (),
     check_nesting: bool = False,
+    timeout: float | None = None,
 ) -> _Outcome:
-    """Run one loader; its errors, and any exception, become problems."""
+    """Run one loader within ``timeout`` seconds (its evaluation; None: no
+    deadline); its errors, and any exception, become problems."""
+    deadline = None
     try:
-        loaded = load()
+        with loading_deadline(timeout) as deadline:
+            loaded = load()
+        if deadline is not None and deadline.expired:
+            return _timed_out(shown, deadline)
         return _Outcome(
             inputs=[_scan_input(shown, loaded, check_nesting)],
             problems=[_problem(shown, error, files) for error in loaded.errors],
         )
     except LoaderError as exc:
+        if deadline is not None and deadline.expired:
+            return _timed_out(shown, deadline)
         return _Outcome(problems=[_problem(shown, exc, files)])
     except MemoryError:  # under an address-space cap (RLIMIT_AS)
         return _Outcome(problems=[InputProblem(shown, f"{no_room_message()} to load it")])
@@ -405,6 +422,7 @@ class _Loader:
                     loader.INPUT_TYPE,
                     found.shown,
                     lambda: loader.load(documents[0], text, found.shown),
+                    timeout=self.options.load_timeout,
                 )
             )
         else:
@@ -455,6 +473,7 @@ class _Loader:
             ),
             [m.shown for m in group.members],
             check_nesting=True,
+            timeout=self.options.load_timeout,
         )
 
     def finish(self) -> LoadedUnit:

@@ -276,3 +276,34 @@ def test_fileset_charges_each_entry_it_visits(
     problem = _refused(tmp_path, hcl, monkeypatch)
     assert "took more than 10,000,000 steps" in problem
     assert sum(visited) <= 1_000_000 // 25  # each entry costs 25 units at least
+
+
+def test_an_input_past_the_load_timeout_is_its_error_and_the_others_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clock that moves a second each time it is read: the configuration that
+    keeps evaluating is stopped at the deadline; a small one beside it loads."""
+    import types
+
+    from engine.inputs.discovery import LoadOptions, load_inputs
+    from engine.inputs.loaders import evaluation_budget as budget_module
+
+    reads = [0.0]
+
+    def clock() -> float:
+        reads[0] += 1
+        return reads[0]
+
+    monkeypatch.setattr(budget_module, "time", types.SimpleNamespace(monotonic=clock))
+    slow = 'locals {\n  all = [for i in range(1000) : [for j in range(1000) : i + j]]\n}\n'
+    used = 'resource "aws_s3_bucket" "x" {\n  tags = { n = length(local.all) }\n}\n'
+    (tmp_path / "slow").mkdir()
+    (tmp_path / "slow" / "main.tf").write_text(slow + used)
+    (tmp_path / "quick").mkdir()
+    (tmp_path / "quick" / "main.tf").write_text('resource "aws_s3_bucket" "y" {}\n')
+    loaded = load_inputs([tmp_path / "slow", tmp_path / "quick"], LoadOptions(load_timeout=30))
+    assert [Path(i.path).name for i in loaded.inputs] == ["quick"]
+    assert [str(p) for p in loaded.problems] == [
+        f"{tmp_path / 'slow'}: loading took longer than --load-timeout 30 s; not loaded"
+    ]
+    assert reads[0] <= 40  # the clock is read every 256 steps: stopped at once

@@ -80,6 +80,7 @@ skip-path: ["**/test/**"]
 var-file: [prod.tfvars]
 var: {region: eu-west-1, count: 3, enabled: true}
 max-file-size: 10
+load-timeout: 15
 split-k8s: true
 bundle: rules.tar.gz
 jobs: 2
@@ -104,6 +105,7 @@ cluster: tcp://127.0.0.1:8786
         "var_files": [Path("../prod.tfvars")],
         "variables": ["region=eu-west-1", "count=3", "enabled=true"],
         "max_file_size": 10,
+        "load_timeout": 15,
         "split_k8s": True,
         "bundle": Path("../rules.tar.gz"),
         "jobs": 2,
