@@ -104,6 +104,28 @@ def signing_key() -> bytes | None:
     return _create_key(path)
 
 
+def key_problem() -> str | None:
+    """Why the cache key at its path is not used, when a file is there that is not
+    a key this user may trust (a FIFO, a device, another owner's file, a file
+    others can read); None otherwise. Never blocks."""
+    path = cache_key_path()
+    if _inside(path, cache_dir()):
+        return f"{path}: the cache key lies inside the cache directory; it is not used"
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "not a regular file"
+        return f"{path}: the cache key is {kind}; it is not used and no cache entry is trusted"
+    if info.st_uid != os.getuid() or info.st_mode & 0o077 or info.st_size != KEY_BYTES:
+        return (
+            f"{path}: the cache key is not this user's own {KEY_BYTES}-byte file of mode "
+            "0600; it is not used and no cache entry is trusted"
+        )
+    return None
+
+
 def tag(key: bytes, domain: bytes, context: bytes, payload: bytes | memoryview) -> bytes:
     """The HMAC-SHA256 under ``key`` of ``domain``, ``context`` and ``payload``."""
     mac = hmac.new(key, domain, hashlib.sha256)

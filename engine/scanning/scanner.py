@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import cancellation
 from engine.core.collector import collector_paused, thaw
+from engine.core.signed_cache import key_problem
 from engine.evaluation import prepared_cache
 from engine.evaluation.bundle import read_bundle
 from engine.evaluation.evaluator import RuleEvaluator
@@ -89,6 +90,8 @@ def scan(
     inputs below ``input_paths``."""
     options = options or ScanOptions()
     report = ScanReport()
+    if (untrusted := key_problem()) is not None:
+        report.warnings.append(untrusted)
     key: str | None = None
     if options.bundle is not None:
         prepared = read_bundle(options.bundle)

@@ -136,3 +136,4 @@ def test_a_fifo_as_the_key_file_is_no_key(work: Path, env: dict[str, str]) -> No
     scanned = _scan(work, env, "finds")  # a hang is a TimeoutExpired
     assert scanned.returncode == 1, scanned.stderr
     assert '"public"' in scanned.stdout
+    assert f"{key}: the cache key is a FIFO; it is not used" in scanned.stdout
