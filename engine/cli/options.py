@@ -165,6 +165,15 @@ MaxFileSize = Annotated[
         show_default=True,
     ),
 ]
+LoadTimeout = Annotated[
+    float,
+    option(
+        "--load-timeout",
+        label="<float>",
+        help="Seconds evaluating one input (Terraform, ARM, CloudFormation) may take.",
+        show_default=True,
+    ),
+]
 SplitK8s = Annotated[
     bool, option("--split-k8s", help="One State per Kubernetes file, not per directory.")
 ]

@@ -18,6 +18,7 @@ from engine.cli.options import (
     FAIL_ON_CHOICES,
     SEVERITY_LEVELS,
     InputType,
+    LoadTimeout,
     MaxFileSize,
     SkipPaths,
     SplitK8s,
@@ -244,6 +245,7 @@ class ScanSettings:
     var_files: VarFiles = None
     variables: Variables = None
     max_file_size: MaxFileSize = 256
+    load_timeout: LoadTimeout = 120
     split_k8s: SplitK8s = False
     rule_ids: Annotated[
         list[str] | None,

@@ -118,6 +118,9 @@ def load_options(given: object) -> LoadOptions:
         _input_type(input_type)
     max_file_size = getattr(given, "max_file_size", 256)
     check_bounds("--max-file-size", max_file_size)
+    load_timeout = getattr(given, "load_timeout", LoadOptions.load_timeout)
+    if load_timeout is not None:
+        check_bounds("--load-timeout", load_timeout)
     return LoadOptions(
         input_type=input_type,
         skip_paths=tuple(getattr(given, "skip_paths", None) or ()),
@@ -125,6 +128,7 @@ def load_options(given: object) -> LoadOptions:
         var_files=tuple(getattr(given, "var_files", None) or ()),
         variables=_named(getattr(given, "variables", None)),
         split_k8s=getattr(given, "split_k8s", False),
+        load_timeout=load_timeout,
     )
 
 

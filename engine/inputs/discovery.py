@@ -29,6 +29,7 @@ from engine.core import cancellation
 from engine.core.address_space import no_room_message
 from engine.core.collector import collector_paused
 from engine.core.confined_files import is_inside, open_confined
+from engine.core.glob_patterns import SKIP_PATH, compile_glob
 from engine.core.paths import display_path
 from engine.inputs.loaders.detection import (
     detect,
@@ -38,6 +39,7 @@ from engine.inputs.loaders.detection import (
     parse_documents,
     utf8_text,
 )
+from engine.inputs.loaders.evaluation_budget import Deadline, loading_deadline
 from engine.inputs.loaders.hcl_parse_cache import parse_once
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
@@ -60,6 +62,9 @@ class LoadOptions:
     """Globs (``*``, ``?``, ``[...]``, ``**``) of walked files and directories to skip."""
     max_file_mb: float = 256
     """Files larger than this many MiB are reported, not read."""
+    load_timeout: float | None = 120
+    """Seconds one input's evaluation (Terraform, ARM, CloudFormation) may take;
+    past it that input is an error. None: no deadline."""
     var_files: tuple[Path, ...] = ()
     """Terraform variable files (``.tfvars``, ``.tfvars.json``) for every root module."""
     variables: Mapping[str, str] = field(default_factory=dict)
@@ -140,39 +145,9 @@ def _not_regular(path: Path) -> str | None:
     return f"{kind}, not a regular file; not read"
 
 
-def glob_pattern(glob: str) -> re.Pattern[str]:
-    """A ``/``-separated glob as a regular expression: ``*`` and ``?`` stay
-    within one path segment, ``**`` crosses segments (``**/`` matches none)."""
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif glob[i] == "[" and "]" in glob[i + 2 :]:
-            end = glob.index("]", i + 2)
-            body = glob[i + 1 : end]
-            negated = body.startswith("!")
-            out.append("[" + ("^" if negated else "") + re.escape(body[negated:]) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
     """Whether a ``/``-separated path, or one of its parent directories, matches a glob."""
-    patterns = [glob_pattern(g.replace(os.sep, "/").rstrip("/")) for g in globs]
+    patterns = [compile_glob(g.replace(os.sep, "/").rstrip("/"), SKIP_PATH) for g in globs]
 
     def matches(path: str) -> bool:
         if not patterns:
@@ -310,21 +285,34 @@ def _problem(shown: str, exc: LoaderError, files: Sequence[str]) -> InputProblem
     return InputProblem(shown, exc.message, exc.line)
 
 
+def _timed_out(shown: str, deadline: Deadline) -> _Outcome:
+    message = f"loading took longer than --load-timeout {deadline.seconds:g} s; not loaded"
+    return _Outcome(problems=[InputProblem(shown, message)])
+
+
 def _guarded(
     input_type: str,
     shown: str,
     load: Callable[[], LoadedState],
     files: Sequence[str] = (),
     check_nesting: bool = False,
+    timeout: float | None = None,
 ) -> _Outcome:
-    """Run one loader; its errors, and any exception, become problems."""
+    """Run one loader within ``timeout`` seconds (its evaluation; None: no
+    deadline); its errors, and any exception, become problems."""
+    deadline = None
     try:
-        loaded = load()
+        with loading_deadline(timeout) as deadline:
+            loaded = load()
+        if deadline is not None and deadline.expired:
+            return _timed_out(shown, deadline)
         return _Outcome(
             inputs=[_scan_input(shown, loaded, check_nesting)],
             problems=[_problem(shown, error, files) for error in loaded.errors],
         )
     except LoaderError as exc:
+        if deadline is not None and deadline.expired:
+            return _timed_out(shown, deadline)
         return _Outcome(problems=[_problem(shown, exc, files)])
     except MemoryError:  # under an address-space cap (RLIMIT_AS)
         return _Outcome(problems=[InputProblem(shown, f"{no_room_message()} to load it")])
@@ -437,6 +425,7 @@ class _Loader:
                     loader.INPUT_TYPE,
                     found.shown,
                     lambda: loader.load(documents[0], text, found.shown),
+                    timeout=self.options.load_timeout,
                 )
             )
         else:
@@ -487,6 +476,7 @@ class _Loader:
             ),
             [m.shown for m in group.members],
             check_nesting=True,
+            timeout=self.options.load_timeout,
         )
 
     def finish(self) -> LoadedUnit:

@@ -3,17 +3,18 @@
 Sources are staged as a bundle whose manifest records the Rego version of
 every file (so v0 and v1 files mix in one tree), then built with the
 project's capabilities. Modules are cached by a hash of everything that
-determines them; a cache hit spawns no ``opa`` process.
+determines them, as entries signed with the per-user cache key
+(:mod:`engine.core.signed_cache`): an entry that does not verify is compiled
+again, and without a trusted key nothing is cached. A cache hit spawns no
+``opa`` process.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import re
-import shutil
 import tarfile
 import tempfile
 from collections.abc import Sequence
@@ -21,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core.child_processes import NEUTRAL_DIRECTORY
 from engine.core.paths import cache_dir
+from engine.core.signed_cache import read_entry, signing_key, write_entry
 from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_declarations
 from engine.rules.opa import Opa, OpaNotFound, find_opa, pinned_version
 from engine.rules.sources import PolicySources, RegoFile
@@ -216,6 +219,7 @@ def _opa_check(opa: Opa, args: list[str], caps: Path) -> list[dict[str, Any]]:
         ],
         capture_output=True,
         text=True,
+        cwd=NEUTRAL_DIRECTORY,
     )
     try:
         return list(json.loads(proc.stdout or proc.stderr).get("errors", []))
@@ -315,7 +319,7 @@ def _run_build(
             args += ["-e", ep]
         import subprocess
 
-        proc = subprocess.run(args, capture_output=True, text=True)
+        proc = subprocess.run(args, capture_output=True, text=True, cwd=NEUTRAL_DIRECTORY)
         if proc.returncode != 0:
             errors = _check_errors(opa, stage_dir, caps, staged)
             if errors:
@@ -339,7 +343,7 @@ def _run_build(
 
 
 def _cache_path(key: str) -> Path:
-    return cache_dir() / "modules" / key[:2] / key
+    return cache_dir() / "modules" / key[:2] / f"{key}.signed"
 
 
 def compile_policy(
@@ -356,8 +360,9 @@ def compile_policy(
     key = cache_key(sources, entrypoints, decls)
     cached = _cache_path(key)
     eps = tuple(dict.fromkeys(entrypoints))
-    if use_cache:
-        entry = _load_entry(cached)
+    signing = signing_key() if use_cache else None
+    if signing is not None:
+        entry = _load_entry(signing, cached, key)
         if entry is not None:
             return CompiledPolicy(
                 wasm=entry[0],
@@ -377,33 +382,33 @@ def compile_policy(
             if as_v0 is None:
                 raise first from None
             sources = as_v0  # each round marks more files v0, so this ends
-    if use_cache:
-        _store(cached, {"policy.wasm": wasm, "data.json": data})
+    if signing is not None:
+        _store(signing, cached, key, wasm, data)
     return CompiledPolicy(
         wasm=wasm, data=data, entrypoints=eps, key=key, rego_files=tuple(sources.rego_files)
     )
 
 
-_DIGESTS = "sha256.json"
-"""Each cached file's sha256, written last: an entry it does not match is rebuilt."""
+_DOMAIN = b"rego-engine module cache 1\0"
+_MAX_ENTRY_BYTES = 1 << 30
+_LENGTH_BYTES = 8
 
 
-def _load_entry(directory: Path) -> tuple[bytes, bytes] | None:
-    """(policy.wasm, data.json) of a cache entry; None when it is missing,
-    truncated or corrupt (it is then compiled and stored again)."""
+def _load_entry(signing: bytes, path: Path, key: str) -> tuple[bytes, bytes] | None:
+    """(policy.wasm, data.json) of the cache entry at ``path`` when its tag verifies
+    under ``signing`` for ``key``; None when it is missing, not a regular file,
+    truncated, forged or corrupt (it is then compiled and stored again)."""
+    payload = read_entry(signing, path, _DOMAIN, key.encode(), _MAX_ENTRY_BYTES)
+    if payload is None or len(payload) < _LENGTH_BYTES:
+        return None
+    size = int.from_bytes(payload[:_LENGTH_BYTES], "little")
+    wasm = payload[_LENGTH_BYTES : _LENGTH_BYTES + size]
+    data = payload[_LENGTH_BYTES + size :]
     try:
-        digests = json.loads((directory / _DIGESTS).read_bytes())
-        wasm = (directory / "policy.wasm").read_bytes()
-        data = (directory / "data.json").read_bytes()
         json.loads(data)
-    except (OSError, ValueError):
+    except ValueError:
         return None
-    if not isinstance(digests, dict) or digests != {
-        "policy.wasm": hashlib.sha256(wasm).hexdigest(),
-        "data.json": hashlib.sha256(data).hexdigest(),
-    }:
-        return None
-    return wasm, data
+    return (wasm, data) if len(wasm) == size else None
 
 
 def _v1_only_error(error: CompileMessage) -> bool:
@@ -436,24 +441,8 @@ def _v0_fallback(sources: PolicySources, error: CompileError) -> PolicySources |
     return PolicySources(rego_files=files, data=sources.data, data_files=sources.data_files)
 
 
-def _store(directory: Path, files: dict[str, bytes]) -> None:
-    """Write a cache entry atomically, replacing a corrupt one (concurrent
+def _store(signing: bytes, path: Path, key: str, wasm: bytes, data: bytes) -> None:
+    """Write a signed cache entry atomically, replacing a corrupt one (concurrent
     writers are harmless); a cache that cannot be written is skipped."""
-    digests = {name: hashlib.sha256(content).hexdigest() for name, content in files.items()}
-    try:
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=directory.parent))
-        for name, content in files.items():
-            (tmp / name).write_bytes(content)
-        (tmp / _DIGESTS).write_text(json.dumps(digests, sort_keys=True))
-    except OSError:
-        return
-    if directory.exists():
-        stale = directory.with_name(f".stale-{tmp.name}")
-        with contextlib.suppress(OSError):
-            directory.rename(stale)
-        shutil.rmtree(stale, ignore_errors=True)
-    try:
-        tmp.rename(directory)
-    except OSError:  # another process stored it first
-        shutil.rmtree(tmp, ignore_errors=True)
+    payload = len(wasm).to_bytes(_LENGTH_BYTES, "little") + wasm + data
+    write_entry(signing, path, _DOMAIN, key.encode(), payload)

@@ -15,6 +15,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.child_processes import NEUTRAL_DIRECTORY
 from engine.core.paths import OPA_GO_MOD, cache_dir
 
 
@@ -51,7 +52,12 @@ def binary_version(path: Path) -> str | None:
 
     try:
         out = subprocess.run(
-            [str(path), "version"], capture_output=True, text=True, timeout=30, check=True
+            [str(path), "version"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+            cwd=NEUTRAL_DIRECTORY,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None

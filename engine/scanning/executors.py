@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.core import cancellation
 from engine.core.collector import collector_paused
 from engine.inputs.discovery import LoadedInputs, LoadOptions, ScanInput, load_inputs
+from engine.results.inferred_attributes import InferredBudget
 from engine.scanning.input_scan import Selected, scan_one
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class InProcess:
         selected = self.rules.selected
         total = len(inputs) * len(selected.rules)
         done = 0
+        inferred = InferredBudget()
 
         def tick() -> None:
             nonlocal done
@@ -89,7 +91,7 @@ class InProcess:
             cancellation.check()
             with collector_paused():
                 input_report = scan_one(
-                    scan_input, rule_set, selected, self.rules.evaluator, report, tick
+                    scan_input, rule_set, selected, self.rules.evaluator, report, tick, inferred
                 )
             if input_report is not None:
                 report.inputs.append(input_report)

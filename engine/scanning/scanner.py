@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.collector import thaw
+from engine.core.signed_cache import key_problem
 from engine.evaluation import prepared_cache
 from engine.evaluation.bundle import read_bundle
 from engine.evaluation.evaluator import RuleEvaluator
@@ -43,6 +44,8 @@ def scan(
     inputs below ``input_paths``."""
     options = options or ScanOptions()
     report = ScanReport()
+    if (untrusted := key_problem()) is not None:
+        report.warnings.append(untrusted)
     prepared, cache_key = _prepare_rules(rule_paths, options.bundle)
     limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
     evaluator = _evaluator(prepared, limits, cache_key)

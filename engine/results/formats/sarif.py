@@ -40,7 +40,7 @@ from engine.results.report import ScanReport
 from engine.wasm import values
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-FINGERPRINT_KEY = "regoEngineResultIdentity/v1"
+FINGERPRINT_KEY = "regoEngineResultIdentity/v2"
 
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "2.0"}
 """GitHub's numeric ``security-severity`` of each severity word (its ranges:
@@ -212,7 +212,9 @@ def _result(
         "level": result_level(result),
         "message": {"text": message},
         "locations": [location],
-        "partialFingerprints": {FINGERPRINT_KEY: result_fingerprint(rule_id, result)},
+        "partialFingerprints": {
+            FINGERPRINT_KEY: result_fingerprint(scan_input.name, rule_id, result)
+        },
         "properties": {
             "input": scan_input.name,
             "resourceId": result.resource_id,

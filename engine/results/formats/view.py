@@ -275,9 +275,11 @@ def resource_label(result: Result) -> str:
     return f"{label} [{result.result_tag}]" if result.result_tag else label
 
 
-def result_fingerprint(rule_id: str, result: Result) -> str:
-    """A stable hash of the rule and the result's identity (namespace, type, id, result_tag)."""
+def result_fingerprint(input_name: str, rule_id: str, result: Result) -> str:
+    """A stable hash of the input (as shown), the rule and the result's identity
+    (namespace, type, id, result_tag)."""
     identity = [
+        input_name,
         rule_id,
         result.resource_namespace,
         result.resource_type,
