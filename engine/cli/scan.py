@@ -33,7 +33,7 @@ from engine.core.atomic_files import write_atomically
 from engine.core.yaml_nodes import YamlFileError
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
-from engine.results.report import SEVERITY_LEVELS
+from engine.results.report import EXIT_NO_INPUT, SEVERITY_LEVELS
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
@@ -346,6 +346,12 @@ def _run_scan(
     help="The cluster's workers see the input files at the same paths: they load "
     "the inputs themselves instead of receiving them loaded.",
 )
+@click.option(
+    "--no-input-ok",
+    is_flag=True,
+    help="Exit 0, with a one-line note, when no supported input is found (as a "
+    "pre-commit hook in a repository without infrastructure files).",
+)
 @click.pass_context
 def scan_command(
     ctx: click.Context,
@@ -378,6 +384,7 @@ def scan_command(
     jobs: int,
     cluster: str | None,
     cluster_shared_fs: bool,
+    no_input_ok: bool,
 ) -> None:
     """Run rules (without -d, the shipped rule pack) over inputs and write the results document.
 
@@ -462,6 +469,7 @@ def scan_command(
             severity=severity,
             show_suppressed=show_suppressed,
             cluster=cluster,
+            no_input_ok=no_input_ok,
         )
 
 
@@ -480,6 +488,7 @@ def _scan_and_write(
     severity: str | None,
     show_suppressed: bool,
     cluster: str | None,
+    no_input_ok: bool = False,
 ) -> None:
     """Scan, report the problems and write every output; ends the command."""
     from engine.evaluation.bundle import BundleError
@@ -502,7 +511,8 @@ def _scan_and_write(
         return
     if config is not None and config.refused:
         report.errors[:0] = config.refused
-    echo_problems(report.warnings, report.errors)
+    nothing_to_scan = no_input_ok and report.exit_code(fail_on) == EXIT_NO_INPUT
+    echo_problems([] if nothing_to_scan else report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
     cancellation.check()  # cancelled while scanning: write nothing
@@ -521,4 +531,7 @@ def _scan_and_write(
     )
     if not shown or not written:
         raise click.exceptions.Exit(EXIT_ERROR)
+    if nothing_to_scan:
+        click.echo(f"note: {'; '.join(report.warnings)}: nothing to scan", err=True)
+        raise click.exceptions.Exit(0)
     raise click.exceptions.Exit(report.exit_code(fail_on))
