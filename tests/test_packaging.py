@@ -103,7 +103,7 @@ def test_the_installed_wheel_scans_and_compiles_rules_with_no_go_and_no_opa(
     wheel = built_wheel.wheel
     machine = platform.machine()
     assert wheel.name.startswith("rego_engine-0.1.0-py3-none-")
-    assert f"manylinux_2_17_{machine}" in wheel.name and "any" not in wheel.name
+    assert f"manylinux_2_17_{machine}" in wheel.name and not wheel.name.endswith("-any.whl")
     with zipfile.ZipFile(wheel) as zipped:
         names = set(zipped.namelist())
         manifest = json.loads(zipped.read("engine/shipped/opa/opa.json"))

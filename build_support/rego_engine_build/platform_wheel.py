@@ -26,12 +26,8 @@ def platform_tag(plat_name: str) -> str:
 
 
 class BdistWheel(bdist_wheel):
-    """``bdist_wheel`` that tags a wheel carrying ``opa`` with its platform."""
-
-    def finalize_options(self) -> None:
-        super().finalize_options()
-        if not bundled_opa.opted_out():
-            self.root_is_pure = False
+    """``bdist_wheel`` that tags a wheel carrying ``opa`` with its platform (its
+    files still install into purelib, beside the Python code that runs ``opa``)."""
 
     def get_tag(self) -> tuple[str, str, str]:
         if bundled_opa.opted_out():
