@@ -175,7 +175,8 @@ def _run_scan(
     from engine.scanning.scanner import scan
 
     with scan_progress(color=color) as progress:
-        options = replace(options, progress=progress)
+        if progress is not None:
+            options = replace(options, progress=progress.scanning, load_progress=progress.loading)
         if cluster is None:
             return scan(paths, rules, options)
         import logging

@@ -55,6 +55,8 @@ class ScanOptions:
     max_output_mb: float = 16
     """MiB of result text one rule may return on one input."""
     progress: ProgressHook | None = None
+    load_progress: ProgressHook | None = None
+    """Called with (files loaded, files found) as the inputs load."""
     load: LoadOptions = field(default_factory=LoadOptions)
     """How inputs are found and loaded (formats, skipped paths, size limit)."""
     selection: RuleSelection = field(default_factory=RuleSelection)
@@ -140,7 +142,7 @@ def scan(
                 options.progress,
             )  # fmt: skip
         else:
-            loaded = load_inputs(input_paths, options.load)
+            loaded = load_inputs(input_paths, options.load, options.load_progress)
         report.errors += [str(p) for p in loaded.problems]
         if not loaded.inputs and not loaded.problems:
             report.warnings.append(
