@@ -57,7 +57,10 @@ def build_pack(source: Path, output: Path, opa: Path | None = None) -> str | Non
     args = [sys.executable, "-m", "engine", "build", "-o", str(output.resolve())]
     for rule_file in pack_rule_files(source):
         args += ["-d", str(rule_file)]
-    env = {**os.environ, "PYTHONPATH": str(source.resolve())}
+    # pip's isolated build environment reaches its packages through PYTHONPATH: keep it.
+    inherited = os.environ.get("PYTHONPATH")
+    search = [str(source.resolve()), *([inherited] if inherited else [])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(search)}
     if opa is not None:
         env["REGO_ENGINE_OPA"] = str(opa.resolve())
     proc = subprocess.run(args, cwd=source, env=env, capture_output=True, text=True)
