@@ -62,18 +62,17 @@ def locate(source: Path) -> Path:
     """The pinned ``opa`` for the wheel, built with Go into the cache when needed."""
     version = pinned_version(source)
     env = {**os.environ, "REGO_ENGINE_PYTHON": sys.executable}
+    # Its messages (the build's progress, or why there is no opa) go straight to stderr.
     proc = subprocess.run(
         ["bash", str(source / "wasm" / "build-opa.sh"), "--print-path"],
         cwd=source,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
         text=True,
     )
-    if proc.stderr:
-        print(proc.stderr, file=sys.stderr, end="")
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:
-        raise BundleError(_no_opa_message(version, proc.stderr.strip() or "build-opa.sh failed"))
+        raise BundleError(_no_opa_message(version, "(wasm/build-opa.sh says why above)"))
     return Path(lines[-1])
 
 
