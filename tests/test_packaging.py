@@ -207,7 +207,9 @@ def test_a_linux_wheel_is_tagged_for_glibc_and_musl() -> None:
         "manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64"
     )
     assert platform_wheel.platform_tag("linux-aarch64").startswith("manylinux_2_17_aarch64.")
-    assert platform_wheel.platform_tag("macosx-11.0-arm64") == "macosx_11_0_arm64"
+    assert platform_wheel.platform_tag("macosx-11.0-arm64") == "macosx_12_0_arm64"
+    # A universal2 Python still gets the one architecture its opa was built for.
+    assert platform_wheel.platform_tag("macosx-10.9-universal2", "x86_64") == "macosx_12_0_x86_64"
 
 
 def test_a_dynamically_linked_opa_is_not_put_in_a_wheel(tmp_path: Path) -> None:
