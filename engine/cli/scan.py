@@ -42,7 +42,7 @@ from engine.core.yaml_nodes import YamlFileError
 from engine.results.coverage import scan_coverage
 from engine.results.formats import FORMATS, OutputPlanError, OutputTarget, plan_outputs, render
 from engine.results.ignores import DEFAULT_IGNORE_FILE, IgnoreList, load_ignore_file
-from engine.results.report import EXIT_FAILURES, EXIT_OK
+from engine.results.report import EXIT_FAILURES, EXIT_NO_INPUT, EXIT_OK
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 from engine.rules.selection import RuleSelection
@@ -158,7 +158,8 @@ def _run_scan(
     from engine.scanning.scanner import scan
 
     with scan_progress(color=color) as progress:
-        options = replace(options, progress=progress)
+        if progress is not None:
+            options = replace(options, progress=progress.scanning, load_progress=progress.loading)
         if cluster is None:
             return scan(paths, rules, options)
         import logging
@@ -383,6 +384,14 @@ class ScanSettings:
             "the inputs themselves instead of receiving them loaded.",
         ),
     ] = False
+    no_input_ok: Annotated[
+        bool,
+        option(
+            "--no-input-ok",
+            help="Exit 0, with a one-line note, when no supported input is found (as a "
+            "pre-commit hook in a repository without infrastructure files).",
+        ),
+    ] = False
 
 
 @command(ScanSettings)
@@ -480,7 +489,8 @@ def _scan_and_write(
         return
     if config is not None and config.refused:
         report.errors[:0] = config.refused
-    echo_problems(report.warnings, report.errors)
+    nothing_to_scan = settings.no_input_ok and report.exit_code(settings.fail_on) == EXIT_NO_INPUT
+    echo_problems([] if nothing_to_scan else report.warnings, report.errors)
     for scan_input, package, error in unlisted_rule_errors(report):
         echo_problems([], [f"{scan_input.name}: {package}: {error}"])
     coverage = scan_coverage(report)
@@ -510,6 +520,9 @@ def _scan_and_write(
     )
     if not shown or not written:
         raise click.exceptions.Exit(EXIT_ERROR)
+    if nothing_to_scan:
+        click.echo(f"note: {'; '.join(report.warnings)}: nothing to scan", err=True)
+        raise click.exceptions.Exit(0)
     code = report.exit_code(settings.fail_on, fail_on_warn=settings.fail_on_warn)
     if code == EXIT_OK and settings.fail_on_uncovered and coverage.uncovered:
         code = EXIT_FAILURES

@@ -605,9 +605,24 @@ def loaded_inputs(plan: LoadPlan, units: Sequence[LoadedUnit]) -> LoadedInputs:
     )
 
 
-def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadedInputs:
-    """Load every input found below ``paths``, in the order they are found."""
+def load_inputs(
+    paths: Sequence[Path],
+    options: LoadOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> LoadedInputs:
+    """Load every input found below ``paths``, in the order they are found;
+    ``progress`` is called with (files loaded, files found) after each unit."""
     options = options or LoadOptions()
     with collector_paused(), parse_once():  # parsing allocates millions of acyclic objects
         plan = plan_loading(paths, options)
-        return loaded_inputs(plan, [load_unit(unit, options) for unit in plan.units])
+        total = sum(len(unit.files) for unit in plan.units)
+        done = 0
+        if progress is not None:
+            progress(done, total)
+        units = []
+        for unit in plan.units:
+            units.append(load_unit(unit, options))
+            done += len(unit.files)
+            if progress is not None:
+                progress(done, total)
+        return loaded_inputs(plan, units)

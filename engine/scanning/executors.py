@@ -54,8 +54,11 @@ class RunnableRules:
 class Executor(Protocol):
     """Loads the inputs below some paths, then evaluates them into a report."""
 
-    def load(self, input_paths: list[Path], options: LoadOptions) -> LoadedInputs:
-        """The inputs found and loaded below ``input_paths``."""
+    def load(
+        self, input_paths: list[Path], options: LoadOptions, progress: ProgressHook | None = None
+    ) -> LoadedInputs:
+        """The inputs found and loaded below ``input_paths``; ``progress`` is called
+        with (files loaded, files found) as they load here."""
         ...
 
     def evaluate(self, inputs: list[ScanInput], report: ScanReport) -> None:
@@ -71,8 +74,10 @@ class InProcess:
     rules: RunnableRules
     progress: ProgressHook | None = None
 
-    def load(self, input_paths: list[Path], options: LoadOptions) -> LoadedInputs:
-        return load_inputs(input_paths, options)
+    def load(
+        self, input_paths: list[Path], options: LoadOptions, progress: ProgressHook | None = None
+    ) -> LoadedInputs:
+        return load_inputs(input_paths, options, progress)
 
     def evaluate(self, inputs: list[ScanInput], report: ScanReport) -> None:
         selected = self.rules.selected
@@ -143,7 +148,9 @@ class OnClusterSharedFs(OnCluster):
 
     outcomes: list[Outcome] = field(default_factory=list)
 
-    def load(self, input_paths: list[Path], options: LoadOptions) -> LoadedInputs:
+    def load(
+        self, input_paths: list[Path], options: LoadOptions, progress: ProgressHook | None = None
+    ) -> LoadedInputs:
         from engine.scanning.cluster import load_and_scan_on_cluster
 
         rules = self.rules

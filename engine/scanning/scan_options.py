@@ -30,6 +30,9 @@ class ScanOptions:
     max_output_mb: float = 16
     """MiB of result text one rule may return on one input."""
     progress: ProgressHook | None = None
+    """Called with (steps done, total steps) as rules run over inputs."""
+    load_progress: ProgressHook | None = None
+    """Called with (files loaded, files found) as the inputs load."""
     load: LoadOptions = field(default_factory=LoadOptions)
     """How inputs are found and loaded (formats, skipped paths, size limit)."""
     selection: RuleSelection = field(default_factory=RuleSelection)

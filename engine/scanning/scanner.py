@@ -58,7 +58,7 @@ def scan(
         progress=options.progress,
     )
     try:
-        loaded = executor.load(input_paths, options.load)
+        loaded = executor.load(input_paths, options.load, options.load_progress)
         _record_loading(report, loaded, input_paths)
         selection_errors, selection_warnings = options.selection.problems(rules_run.known)
         report.errors += selection_errors
