@@ -35,8 +35,10 @@ class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
     def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
         """PyYAML's tag resolution, remembered per plain scalar text (it depends
         on nothing else while no path resolvers are added)."""
-        if kind is not yaml.ScalarNode or not implicit[0] or self.yaml_path_resolvers:
+        if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
             return super().resolve(kind, value, implicit)
+        if not implicit[0]:  # quoted or tagged
+            return self.DEFAULT_SCALAR_TAG
         tag = _RESOLVED.get(value)
         if tag is None:
             tag = super().resolve(kind, value, implicit)
@@ -129,7 +131,9 @@ def _construct_plain_tree(loader: _TemplateLoader, node: yaml.Node) -> Any:
     plain maps, sequences, strings, nulls, booleans and integers (other scalars
     and tagged nodes through the loader's constructors). Only for documents
     without anchors: no node is shared. Raises :class:`_Unusual` for a merge
-    key or a collection key, which PyYAML handles by rewriting the node."""
+    key or a collection key, which PyYAML handles by rewriting the node (which
+    ``flatten_mapping`` does only for such keys: here it would only check for
+    duplicate keys, as done here)."""
     kind = type(node)
     tag = node.tag
     if kind is yaml.ScalarNode:
@@ -144,10 +148,13 @@ def _construct_plain_tree(loader: _TemplateLoader, node: yaml.Node) -> Any:
     elif kind is yaml.SequenceNode and tag == _SEQ:
         return [_construct_plain_tree(loader, child) for child in node.value]
     elif kind is yaml.MappingNode and tag == _MAP:
+        keys = set()
         for key_node, _ in node.value:
             if type(key_node) is not yaml.ScalarNode or key_node.tag in _KEY_TAGS_FLATTENED:
                 raise _Unusual
-        loader.flatten_mapping(node)  # the duplicate-key check; nothing to merge
+            keys.add((key_node.tag, key_node.value))
+        if len(keys) != len(node.value):
+            _check_unique_keys(node)  # raises, naming the duplicate's line
         return {
             _construct_plain_tree(loader, key_node): _construct_plain_tree(loader, value_node)
             for key_node, value_node in node.value
