@@ -65,6 +65,7 @@ CASES = [
     "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n  e: 2\n",
     "a: &x [1, 2]\nb: *x\n",
     "deep: " + "[" * 40 + "1" + "]" * 40 + "\n",
+    "deeper than Python recurses: " + "{k: " * 600 + "1" + "}" * 600 + "\n",
     "k: v\n" * 3 + "list:\n" + "".join(f"  - {{name: n{i}, value: {i}}}\n" for i in range(20)),
     "tab:\t1\n",
     "a: [1, 2\n",
