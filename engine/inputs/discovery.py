@@ -43,6 +43,7 @@ from engine.inputs.loaders.evaluation_budget import Deadline, loading_deadline
 from engine.inputs.loaders.hcl_parse_cache import parse_once
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
+from engine.inputs.real_paths import RealPaths
 from engine.inputs.state import State, StateError, parse_state
 from engine.inputs.suppressions import InlineSuppression
 
@@ -175,16 +176,17 @@ def _posix(path: str) -> str:
 
 
 def _discover(
-    paths: Sequence[Path], skip: Callable[[str], bool]
+    paths: Sequence[Path], skip: Callable[[str], bool] | None, real_paths: RealPaths
 ) -> tuple[list[_Found], list[InputProblem], list[str]]:
-    """Every file below ``paths`` (each once), problems, and files skipped by name."""
+    """Every file below ``paths`` (each once), problems, and files skipped by
+    name (``skip``; None: no file is)."""
     found: list[_Found] = []
     problems: list[InputProblem] = []
     skipped: list[str] = []
     seen: set[Path] = set()
 
     def add(path: Path, explicit: bool, root: Path | None = None, root_real: str = "") -> None:
-        real = path.resolve()
+        real = real_paths.resolve(path)
         if root is not None and not is_inside(str(real), root_real):
             real = Path(os.path.abspath(path))  # refused when read: report each link
         if real not in seen:
@@ -202,6 +204,8 @@ def _discover(
         root_real = os.path.realpath(root)
 
         def skipped_below(path: Path, root: Path = root) -> bool:
+            if skip is None:
+                return False
             relative = _posix(os.path.relpath(path, root))
             return skip(_posix(display_path(path))) or skip(relative)
 
@@ -356,6 +360,7 @@ class _Loader:
         self.skipped: list[tuple[int, str]] = []
         self.modules: dict[Path, _Group] = {}
         self.manifest_dirs: dict[Path, _Group] = {}
+        self.real_paths = RealPaths()
 
     def slot(self, outcome: _Outcome | None = None) -> int:
         self.outcomes.append(outcome or _Outcome())
@@ -364,7 +369,7 @@ class _Loader:
 
     def group(self, groups: dict[Path, _Group], found: _Found) -> _Group:
         directory = found.path.parent
-        key = directory.resolve()
+        key = Path(self.real_paths.directory(directory))
         if key not in groups:
             root = found.root if found.root is not None else directory
             groups[key] = _Group(self.slot(), directory, display_path(directory), root)
@@ -486,8 +491,9 @@ class _Loader:
         modules: dict[int, tuple[frozenset[Path], frozenset[Path]]] = {}
         for group in self.modules.values():
             outcome = self.outcomes[group.slot] = self.module(group)
-            own = frozenset(m.path.resolve() for m in group.members)
-            read = frozenset(Path(f).resolve() for i in outcome.inputs for f in i.source_files)
+            real = self.real_paths.resolve
+            own = frozenset(real(m.path) for m in group.members)
+            read = frozenset(real(f) for i in outcome.inputs for f in i.source_files)
             modules[group.slot] = (own, read)
         slots = [
             LoadedSlot(self.positions[n], outcome.inputs, outcome.problems, modules.get(n))
@@ -525,9 +531,11 @@ class LoadPlan:
 
 def _by_directory(found: Mapping[int, _Found]) -> list[LoadUnit]:
     """Files by discovery position as one unit per directory, in discovery order."""
-    by_directory: dict[Path, list[int]] = {}
+    by_directory: dict[str, list[int]] = {}
+    real_paths = RealPaths()
     for position in sorted(found):
-        by_directory.setdefault(found[position].path.parent.resolve(), []).append(position)
+        directory = real_paths.directory(found[position].path.parent)
+        by_directory.setdefault(directory, []).append(position)
     return [
         LoadUnit(tuple(found[p] for p in positions), tuple(positions))
         for positions in by_directory.values()
@@ -537,7 +545,8 @@ def _by_directory(found: Mapping[int, _Found]) -> list[LoadUnit]:
 def plan_loading(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadPlan:
     """Find the files below ``paths`` (reading none) and group them into units."""
     options = options or LoadOptions()
-    found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
+    skip = _skip_matcher(options.skip_paths) if options.skip_paths else None
+    found, problems, skipped = _discover(paths, skip, RealPaths())
     return LoadPlan(_by_directory(dict(enumerate(found))), problems, skipped)
 
 
