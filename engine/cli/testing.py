@@ -38,6 +38,11 @@ from engine.rules.opa import OpaNotFound
     label="<list[Path]>",
     help="Rules for golden cases without rules/ (repeatable).",
 )
+@repeatable(
+    "--ignore",
+    label="<list[str]>",
+    help="Glob of file and directory names to skip while loading (repeatable, comma-separated).",
+)
 @value_option(
     "--timeout",
     type=float,
@@ -60,6 +65,7 @@ def test_command(
     update_snapshots: bool,
     golden: list[Path] | None,
     rules: list[Path] | None,
+    ignore: list[str] | None,
     timeout: float,
     max_memory: int,
 ) -> None:
@@ -88,7 +94,7 @@ def test_command(
                 f"invalid regular expression: {exc}", param_hint="--run"
             ) from None
     test_paths = paths if paths else ([] if golden else [Path(".")])
-    options = TestOptions(run, timeout, max_memory, update_snapshots)
+    options = TestOptions(run, timeout, max_memory, update_snapshots, _patterns(ignore))
     try:
         result = run_tests(test_paths, options) if test_paths else TestRun()
     except (CompileError, OpaNotFound) as exc:
@@ -111,3 +117,8 @@ def test_command(
     else:
         click.echo(pretty(result, verbose=verbose), nl=False)
     raise click.exceptions.Exit(result.exit_code())
+
+
+def _patterns(values: list[str] | None) -> tuple[str, ...]:
+    """``--ignore`` values split at commas, as ``opa test --ignore`` reads them."""
+    return tuple(p for v in values or () for p in v.split(",") if p)

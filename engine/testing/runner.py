@@ -67,6 +67,8 @@ class TestOptions:
     """Seconds one test may take (``opa test``'s default)."""
     max_memory_mb: int = 2048
     update_snapshots: bool = False
+    ignore: tuple[str, ...] = ()
+    """Glob patterns of file and directory names not loaded (``opa test --ignore``)."""
 
 
 @dataclass(frozen=True)
@@ -321,7 +323,7 @@ class TestSuite:
         options = options or TestOptions()
         pattern = re.compile(options.run) if options.run else None
         source_errors: list[SourceError] = []
-        sources = load_sources(paths, on_error=source_errors.append)
+        sources = load_sources(paths, on_error=source_errors.append, ignore=options.ignore)
         self.suite = compile_tests(sources, pattern)
         self.tests = self.suite.tests
         self.problems = [str(e) for e in source_errors] + [
@@ -329,7 +331,9 @@ class TestSuite:
         ]
         self.roots = [r.resolve() for r in paths]
         self.options = options
-        self.limits = Limits(options.timeout_seconds, options.max_memory_mb)
+        self.limits = Limits(
+            options.timeout_seconds, options.max_memory_mb, timeout_option="--timeout"
+        )
         self.current: TestOutcome | None = None
         self.instance: PolicyInstance | None = None
 
@@ -425,7 +429,10 @@ class TestSuite:
         finally:
             self.current = None
         outcome.duration_ns = time.perf_counter_ns() - start
-        _judge(outcome, results)
+        try:
+            _judge(outcome, results)
+        except (TypeError, ValueError) as exc:  # a value the report cannot name
+            outcome.error = TestError("eval_internal_error", f"{test.full_name}: {exc}")
         return outcome
 
     def _error(self, exc: EvalError) -> TestError:
@@ -463,9 +470,19 @@ def _judge(outcome: TestOutcome, results: list[Any]) -> None:
 
 
 def _term_string(key: Any) -> str:
+    """A sub-result's name: a string key as it is, any other key as JSON."""
     if isinstance(key, str):
         return key
-    return values.dumps_json(values.to_json(key)).decode()
+    return values.dumps_json(values.to_json(_plain_key(key))).decode()
+
+
+def _plain_key(key: Any) -> Any:
+    """An object key as a value: :class:`values.BoolKey` and tuples (array keys) undone."""
+    if isinstance(key, values.BoolKey):
+        return key.value
+    if isinstance(key, tuple):
+        return [_plain_key(k) for k in key]
+    return key
 
 
 def _sub_results(obj: dict[Any, Any]) -> dict[str, Any]:
