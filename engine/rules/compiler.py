@@ -24,9 +24,11 @@ from typing import Any
 from engine.core.paths import cache_dir
 from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_declarations
 from engine.rules.opa import Opa, OpaNotFound, find_opa, pinned_version
+from engine.rules.plan_workarounds import rewrite_module
+from engine.rules.rule_heads import module_outline
 from engine.rules.sources import PolicySources, RegoFile
 
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 """Bump when the staging or cache layout changes."""
 
 
@@ -295,7 +297,7 @@ def _run_build(
         tmp_dir = Path(tmp)
         stage_dir = tmp_dir / "bundle"
         stage_dir.mkdir()
-        staged = stage_bundle(sources, stage_dir)
+        staged = stage_bundle(_for_wasm_plan(sources), stage_dir)
         caps = tmp_dir / "capabilities.json"
         caps.write_bytes(build_capabilities(opa, list(decls)))
         out = tmp_dir / "bundle.tar.gz"
@@ -336,6 +338,24 @@ def _run_build(
         if not wasm:
             raise CompileError([CompileMessage("opa build produced no Wasm module")])
         return wasm, data or b"{}"
+
+
+def _for_wasm_plan(sources: PolicySources) -> PolicySources:
+    """``sources`` with the constructs OPA's Wasm plan evaluates unlike its
+    interpreter rewritten (:mod:`engine.rules.plan_workarounds`); lines stay put."""
+    functions: set[str] = set()
+    for file in sources.rego_files:
+        shape = module_outline(file.text, file.rego_version)
+        if shape.package is None:
+            continue
+        for head in shape.heads:
+            if head.is_function and all(p is not None for p in head.ref):
+                functions.add(".".join(["data", shape.package, *(str(p) for p in head.ref)]))
+    files = [
+        RegoFile(f.path, f.display, rewrite_module(f.text, functions), f.rego_version)
+        for f in sources.rego_files
+    ]
+    return PolicySources(files, sources.data, sources.data_files)
 
 
 def _cache_path(key: str) -> Path:
