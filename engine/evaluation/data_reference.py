@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import yaml
 
 from engine.core.paths import display_path
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler
 from engine.inputs.go_yaml import load_yaml_document
 from engine.inputs.loaders.limits import too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
@@ -63,6 +65,11 @@ def read_input(path: Path) -> bytes:
     return raw
 
 
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def eval_ref(
     data_paths: list[Path],
     ref: str,
@@ -70,7 +77,8 @@ def eval_ref(
     input_json: bytes | None = None,
     limits: Limits | None = None,
 ) -> EvalResult:
-    """Evaluate ``ref`` (``data.pkg.rule``) over the policies and data below ``data_paths``."""
+    """Evaluate ``ref`` (``data.pkg.rule``) over the policies and data below
+    ``data_paths``; ``print()`` writes to stderr, as in ``opa eval``."""
     entrypoint_for_ref(ref)  # validates: a plain data reference
     sources = load_sources(data_paths)
     sources.rego_files.append(
@@ -79,8 +87,10 @@ def eval_ref(
         )
     )
     entrypoint = _WRAPPER_PACKAGE.replace(".", "/") + "/result"
-    policy = compile_policy(sources, [entrypoint])
-    instance = PolicyInstance(policy, limits=limits)
+    policy = compile_policy(sources, [entrypoint], include_print=True)
+    instance = PolicyInstance(
+        policy, limits=limits, custom={PRINT_BUILTIN: print_handler(_to_stderr)}
+    )
     instance.set_input(input_json)
     results = instance.evaluate(entrypoint)
     if not results:

@@ -9,6 +9,7 @@ determines them; a cache hit spawns no ``opa`` process.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -22,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.paths import cache_dir
+from engine.rules import plan_workarounds
 from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_declarations
 from engine.rules.opa import Opa, OpaNotFound, find_opa, pinned_version
-from engine.rules.plan_workarounds import rewrite_module
+from engine.rules.plan_workarounds import ORDER_FUNCTION, ORDER_MODULE, rewrite_module
 from engine.rules.rule_heads import module_outline
 from engine.rules.sources import PolicySources, RegoFile
 
@@ -168,7 +170,11 @@ def opa_identity() -> str:
 
 
 def cache_key(
-    sources: PolicySources, entrypoints: Sequence[str], decls: Sequence[BuiltinDecl]
+    sources: PolicySources,
+    entrypoints: Sequence[str],
+    decls: Sequence[BuiltinDecl],
+    *,
+    include_print: bool = False,
 ) -> str:
     """Hash of everything that determines the compiled module."""
     h = hashlib.sha256()
@@ -179,7 +185,9 @@ def cache_key(
             h.update(len(data).to_bytes(8, "little"))
             h.update(data)
 
-    put(CACHE_FORMAT, opa_identity())
+    put(CACHE_FORMAT, opa_identity(), _rewrite_identity())
+    if include_print:
+        put("print")
     for d in decls:
         put(d.name, json.dumps(d.decl, sort_keys=True))
     for ep in sorted(set(entrypoints)):
@@ -291,7 +299,11 @@ def _build_errors(output: str, staged: dict[str, str], stage_dir: Path) -> list[
 
 
 def _run_build(
-    opa: Opa, sources: PolicySources, entrypoints: Sequence[str], decls: Sequence[BuiltinDecl]
+    opa: Opa,
+    sources: PolicySources,
+    entrypoints: Sequence[str],
+    decls: Sequence[BuiltinDecl],
+    include_print: bool = False,
 ) -> tuple[bytes, bytes]:
     with tempfile.TemporaryDirectory(prefix="rego-engine-build-") as tmp:
         tmp_dir = Path(tmp)
@@ -315,6 +327,8 @@ def _run_build(
         ]
         for ep in entrypoints:
             args += ["-e", ep]
+        if include_print:
+            args.append("--wasm-include-print")
         import subprocess
 
         proc = subprocess.run(args, capture_output=True, text=True)
@@ -340,6 +354,13 @@ def _run_build(
         return wasm, data or b"{}"
 
 
+@functools.cache
+def _rewrite_identity() -> str:
+    """A hash of the rewrite rules (:mod:`engine.rules.plan_workarounds`): a
+    module built by other rewrite rules is another module."""
+    return hashlib.sha256(Path(plan_workarounds.__file__).read_bytes()).hexdigest()
+
+
 def _for_wasm_plan(sources: PolicySources) -> PolicySources:
     """``sources`` with the constructs OPA's Wasm plan evaluates unlike its
     interpreter rewritten (:mod:`engine.rules.plan_workarounds`); lines stay put."""
@@ -355,6 +376,8 @@ def _for_wasm_plan(sources: PolicySources) -> PolicySources:
         RegoFile(f.path, f.display, rewrite_module(f.text, functions), f.rego_version)
         for f in sources.rego_files
     ]
+    if any(ORDER_FUNCTION in f.text for f in files):
+        files.append(RegoFile(Path("<set order>"), "<set order>", ORDER_MODULE, 1))
     return PolicySources(files, sources.data, sources.data_files)
 
 
@@ -368,12 +391,15 @@ def compile_policy(
     *,
     decls: Sequence[BuiltinDecl] | None = None,
     use_cache: bool = True,
+    include_print: bool = False,
 ) -> CompiledPolicy:
-    """Compile ``sources`` into one Wasm module exposing ``entrypoints``."""
+    """Compile ``sources`` into one Wasm module exposing ``entrypoints``;
+    with ``include_print`` the module calls ``opa_println`` for ``print()``
+    (otherwise ``opa build`` drops print statements)."""
     if not entrypoints:
         raise ValueError("at least one entrypoint is required")
     decls = load_declarations() if decls is None else decls
-    key = cache_key(sources, entrypoints, decls)
+    key = cache_key(sources, entrypoints, decls, include_print=include_print)
     cached = _cache_path(key)
     eps = tuple(dict.fromkeys(entrypoints))
     if use_cache:
@@ -389,7 +415,7 @@ def compile_policy(
     first: CompileError | None = None
     while True:
         try:
-            wasm, data = _run_build(find_opa(), sources, eps, decls)
+            wasm, data = _run_build(find_opa(), sources, eps, decls, include_print)
             break
         except CompileError as exc:
             first = first or exc

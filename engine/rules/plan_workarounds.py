@@ -8,12 +8,19 @@ line move), so errors and coverage still name the user's lines:
   becomes ``count({1 | ...}) == 0``: the plan never clears the negation's
   success flag, so once the body held in one iteration of the enclosing
   rule it counted as holding in every later one.
-- A negated reference into ``data`` with a variable key (``not
-  data.pkgs[name]``) becomes the same count: the plan falls from the first
-  matching package into the next alternative, so the negation always held.
+- A negated reference into ``data`` with a key that is not a constant
+  (``not data.pkgs[name]``, ``not data.pkgs[input.name]``) becomes the
+  same count: the plan falls from the first matching package into the next
+  alternative, so the negation always held.
 - ``with`` modifiers mocking a function come after those replacing ``input``
   or ``data``: the plan pairs the remaining targets with the wrong modifiers
   otherwise (``with f as 1 with input.x as 2`` replaced ``data.x``).
+
+- Where iteration over a set builds an ordered value, the set is iterated
+  sorted, as the interpreter does (the Wasm runtime iterates sets in hash
+  order): the second argument of ``concat``, and in array comprehensions the
+  collection of ``some x in E`` and ``E[_]``, pass through
+  :data:`ORDER_FUNCTION` (``sort`` for a set, the value itself otherwise).
 
 The text is scanned, not parsed (:mod:`engine.rules.rego_outline`'s tokens);
 ``opa`` stays the judge of syntax.
@@ -34,7 +41,16 @@ _IMPORT = re.compile(
     r"^[ \t]*import[ \t]+((?:data|input)(?:\.[A-Za-z_]\w*)*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?",
     re.M,
 )
-_DATA_VAR_KEY = re.compile(r"data(?:\s*\.\s*[A-Za-z_]\w*)*\s*\[\s*[A-Za-z_]\w*\s*\]")
+_DATA_VAR_KEY = re.compile(r"data(?:\s*\.\s*[A-Za-z_]\w*)*\s*\[\s*[^\s\"`]")
+"""A reference into ``data`` whose first bracketed key is not a string constant."""
+
+
+ORDER_PACKAGE = "__rego_engine.set_order"
+ORDER_FUNCTION = f"data.{ORDER_PACKAGE}.ordered"
+ORDER_MODULE = (
+    f"package {ORDER_PACKAGE}\n\nordered(x) := sort(x) if is_set(x)\n\nelse := x\n"
+)
+"""The module defining :data:`ORDER_FUNCTION`, compiled with sources that call it."""
 
 
 @dataclass(frozen=True)
@@ -169,13 +185,130 @@ def _mocks_function(target: str, aliases: dict[str, str], functions: Collection[
     return target in functions
 
 
+def _matching_open(toks: list[_Tok], close_index: int) -> int | None:
+    depth = 0
+    for i in range(close_index, -1, -1):
+        if toks[i].kind == "close":
+            depth += 1
+        elif toks[i].kind == "open":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _ref_start(toks: list[_Tok], bracket: int) -> int | None:
+    """Index of the first token of the reference ending just before ``bracket``
+    (``a.b["c"]`` of ``a.b["c"][_]``); None when it is not a plain reference."""
+    j = bracket - 1
+    start = None
+    while j >= 0:
+        tok = toks[j]
+        if tok.text == "]":
+            opened = _matching_open(toks, j)
+            if opened is None:
+                return None
+            j = opened - 1
+            continue
+        if tok.kind != "name" or tok.text in ("some", "in", "not", "with", "as", "if"):
+            return None
+        start = j
+        if j > 0 and toks[j - 1].text == ".":
+            j -= 2
+            continue
+        return start
+    return start
+
+
+def _array_comprehension_bodies(toks: list[_Tok]) -> list[tuple[int, int]]:
+    """(first, end) token ranges of the bodies of array comprehensions."""
+    stack: list[int] = []
+    bodies: list[tuple[int, int]] = []
+    opened_body: dict[int, int] = {}
+    for i, tok in enumerate(toks):
+        if tok.kind == "open":
+            stack.append(i)
+        elif tok.kind == "close":
+            if stack:
+                opened = stack.pop()
+                if opened in opened_body:
+                    bodies.append((opened_body.pop(opened), i))
+        elif tok.text == "|" and stack and toks[stack[-1]].text == "[":
+            opened_body.setdefault(stack[-1], i + 1)
+    return bodies
+
+
+def _order_edits(text: str, toks: list[_Tok]) -> list[tuple[int, int, str]]:
+    wrap_open = f"{ORDER_FUNCTION}("
+    edits: list[tuple[int, int, str]] = []
+    wrapped: set[tuple[int, int]] = set()
+
+    def wrap(first: int, last: int) -> None:
+        if (first, last) in wrapped or first > last:
+            return
+        wrapped.add((first, last))
+        edits.append((toks[first].start, toks[first].start, wrap_open))
+        edits.append((toks[last].end, toks[last].end, ")"))
+
+    for i, tok in enumerate(toks):
+        if tok.text != "concat" or tok.kind != "name" or i + 1 >= len(toks):
+            continue
+        if (i > 0 and toks[i - 1].text == ".") or toks[i + 1].text != "(":
+            continue
+        close = _matching_close(toks, i + 1)
+        if close is None:
+            continue
+        depth = 0
+        for j in range(i + 2, close):
+            if toks[j].kind == "open":
+                depth += 1
+            elif toks[j].kind == "close":
+                depth -= 1
+            elif depth == 0 and toks[j].text == ",":
+                first = j + 1
+                while first < close and toks[first].kind == "newline":
+                    first += 1
+                last = close - 1
+                while last > first and toks[last].kind == "newline":
+                    last -= 1
+                wrap(first, last)
+                break
+    for first, end in _array_comprehension_bodies(toks):
+        for i in range(first, end):
+            tok = toks[i]
+            if (
+                tok.text == "some"
+                and i + 3 < end
+                and toks[i + 1].kind == "name"
+                and toks[i + 2].text == "in"
+            ):
+                stop = min(_expression_end(toks, i + 3), end)
+                if stop > i + 3:
+                    wrap(i + 3, stop - 1)
+            elif (
+                tok.text == "["
+                and i + 2 < end
+                and toks[i + 1].text == "_"
+                and toks[i + 2].text == "]"
+            ):
+                start = _ref_start(toks, i)
+                if start is not None and start >= first:
+                    wrap(start, i - 1)
+    return edits
+
+
 def rewrite_module(text: str, functions: Collection[str] = ()) -> str:
     """``text`` with the rewrites above; ``functions`` holds the ``data.pkg.f``
-    references of every function the compiled modules define."""
-    if "not" not in text and "with" not in text:
+    references of every function the compiled modules define. A text calling
+    :data:`ORDER_FUNCTION` needs :data:`ORDER_MODULE` beside it."""
+    if not any(word in text for word in ("not", "with", "concat", "|")):
         return text
     toks = _tokens(text)
-    edits = _negation_edits(text, toks) + _with_edits(text, toks, functions)
+    edits = (
+        _negation_edits(text, toks)
+        + _with_edits(text, toks, functions)
+        + _order_edits(text, toks)
+    )
     if not edits:
         return text
     out = text

@@ -61,9 +61,9 @@ def outcome_json(outcome: TestOutcome) -> dict[str, Any]:
     doc["duration"] = outcome.duration_ns
     if outcome.sub_results:
         doc["sub_results"] = outcome.sub_results
-    if outcome.output:
+    if outcome.output or outcome.printed:
         # opa reports print output as bytes, which Go's JSON writes as base64.
-        text = "\n".join(outcome.output) + "\n"
+        text = "\n".join([*outcome.output, *outcome.printed]) + "\n"
         doc["output"] = base64.b64encode(text.encode()).decode()
     return doc
 
@@ -97,6 +97,8 @@ def _details(outcome: TestOutcome) -> list[str]:
         lines += _sub_lines(outcome.sub_results)
     for message in outcome.output:
         lines += ["  " + line for line in message.splitlines()]
+    if outcome.printed:  # as opa test shows print output: set off by blank lines
+        lines += ["", *("  " + line for line in outcome.printed), ""]
     return lines
 
 

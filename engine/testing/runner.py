@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.paths import REGO_LIB_DIR, display_path
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler
 from engine.relations import type_hierarchy
 from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.rules.conflicts import CONFLICT_CODE
@@ -111,6 +112,8 @@ class TestOutcome:
     sub_results: dict[str, Any] | None = None
     output: list[str] = field(default_factory=list)
     """Messages for the reader (snapshot diffs, snapshots written)."""
+    printed: list[str] = field(default_factory=list)
+    """Lines the test's ``print()`` calls wrote."""
 
     @property
     def passed(self) -> bool:
@@ -259,7 +262,8 @@ def _compile_wrapped(
     with_wrapper = PolicySources(
         [*sources.rego_files, wrapped.module], sources.data, sources.data_files
     )
-    return compile_policy(with_wrapper, list(wrapped.by_test.values())), wrapped
+    policy = compile_policy(with_wrapper, list(wrapped.by_test.values()), include_print=True)
+    return policy, wrapped
 
 
 def _build_by_package(
@@ -343,7 +347,10 @@ class TestSuite:
             self.instance = PolicyInstance(
                 self.suite.policy,
                 limits=self.limits,
-                custom={SNAPSHOT_BUILTIN: self._snapshot},
+                custom={
+                    SNAPSHOT_BUILTIN: self._snapshot,
+                    PRINT_BUILTIN: print_handler(self._print),
+                },
                 print_hook=self._print,
             )
         return self.instance
@@ -360,7 +367,7 @@ class TestSuite:
 
     def _print(self, line: str) -> None:
         if self.current is not None:
-            self.current.output.append(line)
+            self.current.printed.append(line)
 
     def _root_of(self, path: Path) -> Path:
         for root in self.roots:

@@ -73,7 +73,26 @@ NOT_BLOCK = {
     ),
 }
 
+SET_ORDER = {
+    "d.rego": (
+        "package d\n"
+        's := {"b", "a", "c", "zz", "q", "m", "k"}\n'
+        "j := concat(\",\", s)\n"
+        "j2 := concat(\n"
+        '  "-",\n'
+        "  {x | some x in s; x != \"q\"}\n"
+        ")\n"
+        "arr := [x | some x in s]\n"
+        "arr2 := [x | x := s[_]]\n"
+        'nested := [[x | some x in t] | some t in {{"b", "a"}, {"d", "c"}}]\n'
+        'by_key := {"k": {"z", "y", "x"}}\n'
+        "arr3 := [x | x := by_key.k[_]]\n"
+        'patched := json.patch({}, [{"op": "add", "path": "/k", "value": v} | some v in s])\n'
+    ),
+}
+
 CASES = {
+    "set-order": (SET_ORDER, "data.d"),
     "not-over-packages": (NOT_OVER_PACKAGES, "data.q"),
     "with-function-then-input": (WITH_FUNCTION_AND_INPUT, "data.b"),
     "not-block-in-iteration": (NOT_BLOCK, "data.c"),
@@ -110,7 +129,7 @@ def test_eval_matches_opa_eval(tmp_path: Path, case: str) -> None:
 
 @needs_opa
 def test_the_cases_as_rego_tests_pass_as_under_opa_test(tmp_path: Path) -> None:
-    files = {**NOT_OVER_PACKAGES, **WITH_FUNCTION_AND_INPUT, **NOT_BLOCK}
+    files = {**NOT_OVER_PACKAGES, **WITH_FUNCTION_AND_INPUT, **NOT_BLOCK, **SET_ORDER}
     files["t_test.rego"] = (
         "package t\n"
         'test_missing if data.q.missing == {"z"}\n'
@@ -121,6 +140,9 @@ def test_the_cases_as_rego_tests_pass_as_under_opa_test(tmp_path: Path) -> None:
         'test_not_block if data.c.g == {"a", "c"}\n'
         'test_not_block_inline if data.c.h == {"a", "c"}\n'
         "test_not_block_function if { data.c.a; not data.c.b }\n"
+        'test_concat if data.d.j == "a,b,c,k,m,q,zz"\n'
+        'test_array if data.d.arr == ["a", "b", "c", "k", "m", "q", "zz"]\n'
+        'test_patch if data.d.patched == {"k": "zz"}\n'
     )
     tree = write(tmp_path, files)
     proc = subprocess.run(
@@ -128,12 +150,14 @@ def test_the_cases_as_rego_tests_pass_as_under_opa_test(tmp_path: Path) -> None:
     )
     assert all(not e.get("fail") and not e.get("error") for e in json.loads(proc.stdout))
     run = run_tests([tree])
-    assert [o.verdict for o in run.outcomes] == ["PASS"] * 8, [
+    assert [o.verdict for o in run.outcomes] == ["PASS"] * 11, [
         (o.test.name, o.verdict) for o in run.outcomes
     ]
 
 
-@pytest.mark.parametrize("files", [NOT_OVER_PACKAGES, WITH_FUNCTION_AND_INPUT, NOT_BLOCK])
+@pytest.mark.parametrize(
+    "files", [NOT_OVER_PACKAGES, WITH_FUNCTION_AND_INPUT, NOT_BLOCK, SET_ORDER]
+)
 def test_the_rewrite_keeps_every_line_where_it_was(files: dict[str, str]) -> None:
     functions = {"data.b.f", "data.c.f"}
     for text in files.values():
@@ -159,6 +183,22 @@ def test_what_is_rewritten() -> None:
     assert rewrite_module(aliased, {"data.m.f"}).endswith("r with m.v as 2 with m.f as 1\n")
 
 
+def test_set_order_wraps_the_iterated_collection() -> None:
+    order = "data.__rego_engine.set_order.ordered"
+    assert rewrite_module('j := concat(",", s)\n') == f'j := concat(",", {order}(s))\n'
+    assert rewrite_module("a := [x | some x in s]\n") == f"a := [x | some x in {order}(s)]\n"
+    assert rewrite_module("a := [x | x := a.b[k].c[_]]\n") == (
+        f"a := [x | x := {order}(a.b[k].c)[_]]\n"
+    )
+    for text in (
+        "a := {x | some x in s}\n",  # sets and objects have no order
+        "a := [x | some k, x in s]\n",
+        "a := strings.concat(s)\n",
+        "a := [x | x := f(y)[_]]\n",
+    ):
+        assert rewrite_module(text) == text
+
+
 def test_what_is_left_alone() -> None:
     for text in (
         "p if not data.pkgs.x\n",  # no variable key
@@ -170,3 +210,41 @@ def test_what_is_left_alone() -> None:
         "p if r with data.m.v as 2\n",
     ):
         assert rewrite_module(text, {"data.m.f"}) == text
+
+
+@needs_opa
+def test_a_scan_runs_the_rewritten_constructs_as_opa_eval_does(tmp_path: Path) -> None:
+    """The module a scan runs (which records attribute reads) agrees too; the
+    expected messages are the ones ``opa eval`` gives for the same rule."""
+    from scan_fixtures import state, write_json
+
+    from engine.scanning.scanner import scan
+
+    rule = (
+        "package rules.order\n"
+        "import rego.v1\n"
+        "import future.keywords.not\n"
+        'metadata := {"id": "ORDER-1", "title": "t", "severity": "low"}\n'
+        'resource_type := "aws_s3_bucket"\n'
+        "f(x) := x\n"
+        "deny contains info if {\n"
+        '  tags := {t | some t in object.keys(input.tags)}\n'
+        "  not data.pkgs[input.name]\n"
+        "  not { some t in tags; t == \"keep\" }\n"
+        "  got := input.name with f as 1 with input.name as \"mocked\"\n"
+        '  info := {"message": concat(",", {got, concat("+", tags)})}\n'
+        "}\n"
+    )
+    write(tmp_path / "rules", {"order.rego": rule, **NOT_OVER_PACKAGES})
+    buckets = {
+        "a": {"name": "x", "tags": {"b": 1, "a": 2}},
+        "b": {"name": "z", "tags": {"zz": 1, "c": 2, "a": 3}},
+        "c": {"name": "z", "tags": {"keep": 1}},
+    }
+    write_json(tmp_path / "in" / "s.json", state(buckets))
+    report = scan([tmp_path / "in"], [tmp_path / "rules"])
+    (rule_result,) = [r for r in report.inputs[0].rule_results if r.package.endswith("rules.order")]
+    assert not rule_result.errors
+    failed = sorted(r.message for r in rule_result.results if not r.passed)
+    # bucket a: data.pkgs.x exists; bucket c carries "keep"; bucket b: tags sorted
+    assert failed == ["a+c+zz,mocked"]
