@@ -321,6 +321,11 @@ def _run_scan(
     help="Table: list ignored results (accepted, baselined, suppressed inline) with "
     "their reasons; they are counted either way.",
 )
+@click.option(
+    "--debug-print",
+    is_flag=True,
+    help="Write the rules' print() output to stderr (compiles them with their print calls).",
+)
 @click.option("--no-color", is_flag=True, help="No colours in the table (as NO_COLOR=1).")
 @click.option("--quiet", "-q", is_flag=True, help="Table: leave out rules with nothing to report.")
 @value_option(
@@ -373,6 +378,7 @@ def scan_command(
     baseline_write: Path | None,
     no_inline_suppressions: bool,
     show_suppressed: bool,
+    debug_print: bool,
     no_color: bool,
     quiet: bool,
     jobs: int,
@@ -455,6 +461,7 @@ def scan_command(
                 bundle=bundle,
                 jobs=jobs,
                 cluster_shared_fs=cluster_shared_fs,
+                debug_print=debug_print,
             ),
             baseline_write=baseline_write,
             no_color=no_color,

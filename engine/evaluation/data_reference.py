@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import yaml
 
 from engine.core.paths import display_path
-from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler, print_to_stderr
 from engine.inputs.go_yaml import load_yaml_document
 from engine.inputs.loaders.limits import too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
@@ -65,11 +64,6 @@ def read_input(path: Path) -> bytes:
     return raw
 
 
-def _to_stderr(line: str) -> None:
-    sys.stderr.write(line + "\n")
-    sys.stderr.flush()
-
-
 def eval_ref(
     data_paths: list[Path],
     ref: str,
@@ -89,7 +83,7 @@ def eval_ref(
     entrypoint = _WRAPPER_PACKAGE.replace(".", "/") + "/result"
     policy = compile_policy(sources, [entrypoint], include_print=True)
     instance = PolicyInstance(
-        policy, limits=limits, custom={PRINT_BUILTIN: print_handler(_to_stderr)}
+        policy, limits=limits, custom={PRINT_BUILTIN: print_handler(print_to_stderr)}
     )
     instance.set_input(input_json)
     results = instance.evaluate(entrypoint)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -63,6 +64,12 @@ def print_lines(operands: Any) -> list[str]:
     if not isinstance(operands, list):
         return []
     return [" ".join(combo) for combo in itertools.product(*map(_operand_texts, operands))]
+
+
+def print_to_stderr(line: str) -> None:
+    """Write one print line to stderr, as ``opa eval`` does."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def print_handler(

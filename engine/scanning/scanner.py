@@ -76,6 +76,9 @@ class ScanOptions:
     cluster: Client | None = None
     """A ``distributed.Client`` whose Dask cluster evaluates the inputs (``--cluster``);
     ``jobs`` then does not apply."""
+    debug_print: bool = False
+    """Whether ``print()`` in the rules writes to stderr (``--debug-print``): the
+    rules are compiled with their print calls, past the cache of prepared rules."""
     cluster_shared_fs: bool = False
     """Whether the cluster's workers see this machine's input paths (``--cluster-shared-fs``):
     they then load the inputs themselves, and this process only finds the files."""
@@ -91,6 +94,10 @@ def scan(
     key: str | None = None
     if options.bundle is not None:
         prepared = read_bundle(options.bundle)
+        if options.debug_print:
+            report.warnings.append("--debug-print has no effect on a bundle's precompiled rules")
+    elif options.debug_print:
+        prepared = compile_rules(rule_paths, include_print=True)
     else:
         key = prepared_cache.cache_key(rule_paths)
         cached = None if key is None else prepared_cache.load(key, rules_origin(rule_paths))

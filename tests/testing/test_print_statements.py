@@ -73,3 +73,35 @@ def test_eval_writes_print_output_to_stderr_as_opa_eval(tmp_path: Path) -> None:
 def test_print_lines_cross_the_operands_values() -> None:
     assert print_lines(["a", Set([1, 2]), Set([])]) == ["a 1 <undefined>", "a 2 <undefined>"]
     assert rego_text({"b": Set(["x"]), "a": [True, None]}) == '{"a": [true, null], "b": {"x"}}'
+
+
+@needs_opa
+def test_scan_debug_print_writes_to_stderr_and_changes_no_result(tmp_path: Path) -> None:
+    from scan_fixtures import state, write_json
+
+    write_tree(
+        tmp_path / "rules",
+        {
+            "r.rego": (
+                "package rules.dp\n"
+                "import rego.v1\n"
+                'metadata := {"id": "DP-1", "title": "t", "severity": "low"}\n'
+                'resource_type := "aws_s3_bucket"\n'
+                'deny contains {"message": "m"} if {\n'
+                '  print("checking", input.id)\n'
+                '  input.name == "x"\n'
+                "}\n"
+            )
+        },
+    )
+    write_json(tmp_path / "in" / "s.json", state({"a": {"name": "x"}, "b": {"name": "y"}}))
+    args = ["scan", "-d", str(tmp_path / "rules"), str(tmp_path / "in"), "-o", "json"]
+    plain = CliRunner().invoke(app, args)
+    printed = CliRunner().invoke(app, [*args, "--debug-print"])
+    assert plain.exit_code == printed.exit_code == 1
+    assert plain.stdout == printed.stdout
+    assert "checking" not in plain.stderr
+    assert sorted(line for line in printed.stderr.splitlines() if "checking" in line) == [
+        "checking aws_s3_bucket.a",
+        "checking aws_s3_bucket.b",
+    ]
