@@ -144,11 +144,19 @@ def main() -> int:
                 print(f"  {line[:200]}")
         if not r["differ"]:
             continue
-        print(f"\n{r['name']}: {len(r['differ'])} disagreement(s)")
+        print(f"\n{r['name']}: {len(r['differ'])} disagreement(s), by cause")
+        causes: dict[tuple[str, str, str], list[str]] = {}
         for (file, package, name), theirs, ours in r["differ"]:
-            print(f"  {file} {package}.{name}")
-            print(f"    opa test:         {theirs[0]} {theirs[1]}".rstrip())
-            print(f"    rego-engine test: {ours[0]} {ours[1]}".rstrip())
+            cause = (f"{theirs[0]} {theirs[1]}".strip(), ours[0], ours[1])
+            causes.setdefault(cause, []).append(f"{file} {package}.{name}")
+        for (theirs_text, ours_verdict, ours_text), tests in sorted(
+            causes.items(), key=lambda item: -len(item[1])
+        ):
+            print(f"  {len(tests)} test(s): opa test {theirs_text}; ours {ours_verdict}")
+            if ours_text:
+                print(f"    {ours_text}")
+            for test in tests:
+                print(f"    - {test}")
     return 1 if any(r["differ"] for r in rows) else 0
 
 
