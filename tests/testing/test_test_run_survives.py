@@ -122,3 +122,36 @@ def test_the_time_bound_error_names_the_option_test_accepts(tmp_path: Path) -> N
     assert by_name["test_ok"].passed
     error = by_name["test_slow"].error
     assert error is not None and "(raise --timeout)" in str(error)
+
+
+def test_the_summary_counts_each_case_of_a_partial_object_test_as_opa_test(
+    tmp_path: Path,
+) -> None:
+    import contextlib
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from engine.cli.main import app
+    from engine.rules.opa import find_opa
+
+    tree = write_tree(
+        tmp_path,
+        {
+            "c_test.rego": (
+                "package c\n"
+                "test_ok if true\n"
+                "test_obj[x] := x != 2 if { some x in [1, 2, 3] }\n"
+                'test_nested[x][y] := y != "b" if { some x in ["p", "q"]; some y in ["a", "b"] }\n'
+                "test_bad if false\n"
+            )
+        },
+    )
+    proc = subprocess.run(
+        [str(find_opa().path), "test", "."], cwd=tree, capture_output=True, text=True
+    )
+    with contextlib.chdir(tree):
+        ours = CliRunner().invoke(app, ["test", "."])
+    summary = [line for line in proc.stdout.splitlines() if line[:5] in ("PASS:", "FAIL:")]
+    assert summary == ["PASS: 5/9", "FAIL: 4/9"]
+    assert [line for line in ours.stdout.splitlines() if line[:5] in ("PASS:", "FAIL:")] == summary
