@@ -108,7 +108,7 @@ def test_command(
         cases = run_golden(
             golden,
             rules or [],
-            ScanOptions(rule_timeout=timeout, max_memory_mb=max_memory),
+            ScanOptions(rule_timeout=timeout, max_memory_mb=max_memory, timeout_option="--timeout"),
             update=update_snapshots,
         )
         result.outcomes += [as_test_outcome(c) for c in cases]

@@ -50,6 +50,8 @@ class ScanOptions:
 
     rule_timeout: float = 30.0
     """Seconds one rule may take on one input."""
+    timeout_option: str = "--rule-timeout"
+    """The option that raises ``rule_timeout``, named by the time-bound error."""
     max_memory_mb: int = 2048
     """MiB of Wasm memory the policy instance may use."""
     max_output_mb: float = 16
@@ -116,7 +118,12 @@ def scan(
             "no rules found: a rule is a package under rules. that defines deny "
             f"(searched {prepared.origin})"
         )
-    limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
+    limits = Limits(
+        options.rule_timeout,
+        options.max_memory_mb,
+        options.max_output_mb,
+        timeout_option=options.timeout_option,
+    )
     evaluator = (
         RuleEvaluator(rule_set, limits, statics=prepared.statics, infer_attributes=True)
         if rule_set.policy is not None and rule_set.rules

@@ -155,3 +155,27 @@ def test_the_summary_counts_each_case_of_a_partial_object_test_as_opa_test(
     summary = [line for line in proc.stdout.splitlines() if line[:5] in ("PASS:", "FAIL:")]
     assert summary == ["PASS: 5/9", "FAIL: 4/9"]
     assert [line for line in ours.stdout.splitlines() if line[:5] in ("PASS:", "FAIL:")] == summary
+
+
+def test_a_golden_scan_over_the_time_bound_names_the_test_option(tmp_path: Path) -> None:
+    from scan_fixtures import state, write_json
+
+    from engine.scanning.scanner import ScanOptions, scan
+
+    write_tree(
+        tmp_path / "rules",
+        {
+            "r.rego": (
+                "package rules.slow\n"
+                "import rego.v1\n"
+                'deny contains {"message": "m"} if {\n'
+                "  count([x | some x in numbers.range(1, 100000000)]) > 0\n"
+                "}\n"
+            )
+        },
+    )
+    write_json(tmp_path / "in" / "s.json", state({"a": {}}))
+    options = ScanOptions(rule_timeout=0.2, timeout_option="--timeout")
+    report = scan([tmp_path / "in"], [tmp_path / "rules"], options)
+    errors = [e for i in report.inputs for r in i.rule_results for e in r.errors]
+    assert errors and all("(raise --timeout)" in e for e in errors)
