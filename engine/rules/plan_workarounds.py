@@ -258,6 +258,7 @@ def _order_edits(text: str, toks: list[_Tok]) -> list[tuple[int, int, str]]:
         close = _matching_close(toks, i + 1)
         if close is None:
             continue
+        commas = []  # the argument list's own commas
         depth = 0
         for j in range(i + 2, close):
             if toks[j].kind == "open":
@@ -265,14 +266,14 @@ def _order_edits(text: str, toks: list[_Tok]) -> list[tuple[int, int, str]]:
             elif toks[j].kind == "close":
                 depth -= 1
             elif depth == 0 and toks[j].text == ",":
-                first = j + 1
-                while first < close and toks[first].kind == "newline":
-                    first += 1
-                last = close - 1
-                while last > first and toks[last].kind == "newline":
-                    last -= 1
-                wrap(first, last)
-                break
+                commas.append(j)
+        if commas:  # the second argument: up to the next comma (an output) or the end
+            first, last = commas[0] + 1, (commas[1] if len(commas) > 1 else close) - 1
+            while first < last and toks[first].kind == "newline":
+                first += 1
+            while last > first and toks[last].kind == "newline":
+                last -= 1
+            wrap(first, last)
     for first, end in _array_comprehension_bodies(toks):
         for i in range(first, end):
             tok = toks[i]

@@ -33,6 +33,8 @@ from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, 
 from engine.rules.conflicts import CONFLICT_CODE
 from engine.rules.rule_set import SHIPPED_TERRAFORM_FILE, TERRAFORM_PACKAGE, shipped_relations
 from engine.rules.sources import PolicySources, RegoFile, SourceError, load_sources
+from engine.testing import package_closures
+from engine.testing.package_closures import SourceModule, parts
 from engine.testing.rego_tests import TestRule, find_tests
 from engine.testing.snapshots import (
     SNAPSHOT_BUILTIN,
@@ -212,6 +214,8 @@ class CompiledTests:
     """The entrypoint that evaluates each test in ``policy``."""
     unbuilt: dict[str, list[CompileMessage]] = field(default_factory=dict)
     """Package → OPA's errors, for packages whose tests the Wasm build rejects."""
+    policies: dict[TestRule, CompiledPolicy] = field(default_factory=dict)
+    """The module holding each test's entrypoint (a large tree compiles in parts)."""
 
 
 def compile_tests(sources: PolicySources, pattern: re.Pattern[str] | None = None) -> CompiledTests:
@@ -240,16 +244,35 @@ def compile_tests(sources: PolicySources, pattern: re.Pattern[str] | None = None
         ]
         by_display = {f.display: f for f in files}
         every_file = {f.display: f for f in user}
-        attempt = PolicySources([*lib, *staged], data, sources.data_files)
+        modules = [
+            SourceModule(f.display, m.package, f.text) for f, m in zip(files, found, strict=True)
+        ]
+        runnable = [t for t in tests if not (t.skip or t.is_function)]
+        compiled = CompiledTests(None, tests, every_file, excluded)
         try:
-            policy, wrapped, unbuilt = _build_by_package(attempt, tests)
+            library = [f.text for f in lib]
+            packages = [t.package for t in runnable]
+            size = package_closures.PACKAGES_PER_PART
+            for group, needed in parts(modules, packages, library, size):
+                wanted = set(needed)
+                chosen = set(group)
+                attempt = PolicySources(
+                    [*lib, *(f for f in staged if f.display in wanted)], data, sources.data_files
+                )
+                part_tests = [t for t in tests if t.package in chosen]
+                policy, wrapped, unbuilt = _build_by_package(attempt, part_tests)
+                compiled.unbuilt.update(unbuilt)
+                compiled.entrypoints.update(wrapped.by_test)
+                if policy is not None:
+                    compiled.policy = compiled.policy or policy
+                    compiled.policies.update(dict.fromkeys(wrapped.by_test, policy))
         except CompileError as exc:
             if not exc.errors or any(m.file not in by_display for m in exc.errors):
                 raise
             for message in exc.errors:
                 excluded.setdefault(str(message.file), []).append(str(message))
             continue
-        return CompiledTests(policy, tests, every_file, excluded, wrapped.by_test, unbuilt)
+        return compiled
     raise CompileError([CompileMessage("tests still fail to compile after setting files aside")])
 
 
@@ -340,12 +363,15 @@ class TestSuite:
         )
         self.current: TestOutcome | None = None
         self.instance: PolicyInstance | None = None
+        self.instance_policy: CompiledPolicy | None = None
 
-    def _instance(self) -> PolicyInstance:
+    def _instance(self, policy: CompiledPolicy) -> PolicyInstance:
+        if self.instance is not None and self.instance_policy is not policy:
+            self._drop_instance()  # one instance at a time: the next part's module
         if self.instance is None:
-            assert self.suite.policy is not None
+            self.instance_policy = policy
             self.instance = PolicyInstance(
-                self.suite.policy,
+                policy,
                 limits=self.limits,
                 custom={
                     SNAPSHOT_BUILTIN: self._snapshot,
@@ -419,7 +445,7 @@ class TestSuite:
                 as_list=True,
             )
             return outcome
-        instance = self._instance()
+        instance = self._instance(self.suite.policies[test])
         self.current = outcome
         start = time.perf_counter_ns()
         try:
@@ -532,8 +558,19 @@ def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
     """Discover and run every test below ``paths`` (files or directories)."""
     suite = TestSuite(paths, options)
     policy = suite.suite.policy
+    # tests of one module run together (one instance at a time), reported in source order
+    modules = list(dict.fromkeys(suite.suite.policies.values()))
+    order = sorted(
+        range(len(suite.tests)),
+        key=lambda i: modules.index(suite.suite.policies[suite.tests[i]])
+        if suite.tests[i] in suite.suite.policies
+        else -1,
+    )
+    by_index: dict[int, TestOutcome] = {}
     try:
-        outcomes = [suite.run(t) for t in suite.tests]
+        for i in order:
+            by_index[i] = suite.run(suite.tests[i])
     finally:
         suite.close()
+    outcomes = [by_index[i] for i in range(len(suite.tests))]
     return TestRun(outcomes, list(suite.problems), policy.key if policy else None)

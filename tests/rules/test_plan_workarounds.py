@@ -186,6 +186,7 @@ def test_what_is_rewritten() -> None:
 def test_set_order_wraps_the_iterated_collection() -> None:
     order = "data.__rego_engine.set_order.ordered"
     assert rewrite_module('j := concat(",", s)\n') == f'j := concat(",", {order}(s))\n'
+    assert rewrite_module('p if concat(",", s, out)\n') == f'p if concat(",", {order}(s), out)\n'
     assert rewrite_module("a := [x | some x in s]\n") == f"a := [x | some x in {order}(s)]\n"
     assert rewrite_module("a := [x | x := a.b[k].c[_]]\n") == (
         f"a := [x | x := {order}(a.b[k].c)[_]]\n"
