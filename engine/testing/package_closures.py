@@ -106,7 +106,8 @@ def parts(
 ) -> list[tuple[list[str], list[str]]]:
     """The test packages in sorted runs of ``size``, each with the display paths
     of the modules it needs (in ``modules`` order), and in every part what the
-    ``library`` texts (compiled with each part) reach; one part when they fit in one."""
+    ``library`` texts (compiled with each part) reach; modules no part needs go
+    with the first. One part, with every module, when they fit in one."""
     ordered = sorted(set(test_packages))
     if len(ordered) <= size:
         return [(ordered, [m.display for m in modules])]
@@ -116,11 +117,25 @@ def parts(
     for text in library:
         for package in _reached(text, packages):
             shared |= needs[package]
-    out: list[tuple[list[str], list[str]]] = []
+    groups: list[tuple[list[str], set[str]]] = []
     for start in range(0, len(ordered), size):
         group = ordered[start : start + size]
         wanted: set[str] = set(shared)
         for package in group:
             wanted |= needs.get(package, {package})
-        out.append((group, [m.display for m in modules if m.package in wanted]))
+        groups.append((group, wanted))
+    # a module no part needs still compiles (in the first part), so its errors are reported
+    needed_somewhere = set().union(*(wanted for _, wanted in groups))
+    first = groups[0][1]
+    out = [
+        (
+            group,
+            [
+                m.display
+                for m in modules
+                if m.package in wanted or (wanted is first and m.package not in needed_somewhere)
+            ],
+        )
+        for group, wanted in groups
+    ]
     return out

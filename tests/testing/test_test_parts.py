@@ -26,6 +26,7 @@ def test_package_needs_follow_data_references_and_imports() -> None:
         SourceModule("b.rego", "b", 'package b\ny := data.pkgs[input.name]\n'),
         SourceModule("p.rego", "pkgs.one", "package pkgs.one\nallow := true\n"),
         SourceModule("c.rego", "c", "package c\nz := 1 # data.a in a comment\n"),
+        SourceModule("u.rego", "unused", "package unused\nbroken := \n"),
     ]
     needs = package_needs(modules)
     assert needs["a"] == {"a", "lib.util", "lib.consts"}
@@ -33,7 +34,7 @@ def test_package_needs_follow_data_references_and_imports() -> None:
     assert needs["c"] == {"c"}  # comments are left out
     split = parts(modules, ["a", "b", "c"], size=2)
     assert split == [
-        (["a", "b"], ["a.rego", "lib.rego", "k.rego", "b.rego", "p.rego"]),
+        (["a", "b"], ["a.rego", "lib.rego", "k.rego", "b.rego", "p.rego", "u.rego"]),
         (["c"], ["c.rego"]),
     ]
 
