@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.rules.rego_outline import _TOKEN
 
 _DATA_REF = re.compile(
-    r"(?<![\w.\"-])data((?:\s*\.\s*[A-Za-z_]\w*|\[\s*\"(?:[^\"\\]|\\.)*\"\s*\])*)"
+    r"(?<![\w.\"-])data(?!\w)((?:\s*\.\s*[A-Za-z_]\w*|\[\s*\"(?:[^\"\\]|\\.)*\"\s*\])*)"
 )
 """``data`` and its constant path; a computed key ends the path (all below it)."""
 _PART = re.compile(r"\.\s*([A-Za-z_]\w*)|\[\s*(\"(?:[^\"\\]|\\.)*\")\s*\]")

@@ -70,3 +70,11 @@ def test_parts_give_the_verdicts_of_one_module_and_an_edit_rebuilds_only_its_par
     again = runner.run_tests([tree])
     assert [(o.test.full_name, o.verdict) for o in again.outcomes] == verdicts
     assert 1 <= len(builds) - cold < cold
+
+
+def test_a_name_starting_with_data_is_no_reference() -> None:
+    modules = [
+        SourceModule("a.rego", "a", "package a\nx := data_policy(1)\ny := metadata.z\n"),
+        SourceModule("b.rego", "b", "package b\nz := 1\n"),
+    ]
+    assert package_needs(modules)["a"] == {"a"}
