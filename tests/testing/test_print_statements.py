@@ -95,7 +95,7 @@ def test_scan_debug_print_writes_to_stderr_and_changes_no_result(tmp_path: Path)
         },
     )
     write_json(tmp_path / "in" / "s.json", state({"a": {"name": "x"}, "b": {"name": "y"}}))
-    args = ["scan", "-d", str(tmp_path / "rules"), str(tmp_path / "in"), "-o", "json"]
+    args = ["scan", "-d", str(tmp_path / "rules"), str(tmp_path / "in"), "--format", "json"]
     plain = CliRunner().invoke(app, args)
     printed = CliRunner().invoke(app, [*args, "--debug-print"])
     assert plain.exit_code == printed.exit_code == 1
