@@ -27,6 +27,10 @@ _PART = re.compile(r"\.\s*([A-Za-z_]\w*)|\[\s*(\"(?:[^\"\\]|\\.)*\")\s*\]")
 
 PACKAGES_PER_PART = 24
 """Test packages compiled together into one module."""
+_MAX_OVERLAP = 1.5
+"""Parts are kept while their files add up to at most this many times the
+tree's; where most parts need most files (a framework reading every rule
+package), the tree compiles as one module."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,8 @@ def parts(
     """The test packages in sorted runs of ``size``, each with the display paths
     of the modules it needs (in ``modules`` order), and in every part what the
     ``library`` texts (compiled with each part) reach; modules no part needs go
-    with the first. One part, with every module, when they fit in one."""
+    with the first. One part, with every module, when they fit in one or when
+    the parts would overlap too much."""
     ordered = sorted(set(test_packages))
     if len(ordered) <= size:
         return [(ordered, [m.display for m in modules])]
@@ -138,4 +143,6 @@ def parts(
         )
         for group, wanted in groups
     ]
+    if sum(len(files) for _, files in out) > _MAX_OVERLAP * len(modules):
+        return [(ordered, [m.display for m in modules])]  # parts would compile most files again
     return out

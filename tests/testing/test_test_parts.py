@@ -78,3 +78,13 @@ def test_a_name_starting_with_data_is_no_reference() -> None:
         SourceModule("b.rego", "b", "package b\nz := 1\n"),
     ]
     assert package_needs(modules)["a"] == {"a"}
+
+
+def test_parts_that_would_each_need_most_files_are_one_part() -> None:
+    framework = "package lib\nall contains r if some r in data.rules\n"
+    modules = [SourceModule("lib.rego", "lib", framework)] + [
+        SourceModule(f"r{i}.rego", f"rules.r{i}", f"package rules.r{i}\nx := data.lib.all\n")
+        for i in range(6)
+    ]
+    split = parts(modules, [f"rules.r{i}" for i in range(6)], size=2)
+    assert split == [([f"rules.r{i}" for i in range(6)], [m.display for m in modules])]
