@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup opa opa-compat wasmtime-range test stress-test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff bench-startup bench-conformance bench-peers loader-parity loader-parity-examples realworld snyk-parity compat clean-cache
+.PHONY: setup opa opa-compat wasmtime-range test stress-test conformance lint example screenshot bench bench-relations bench-loaders bench-test bench-diff corpora bench-startup bench-conformance bench-peers loader-parity loader-parity-examples realworld snyk-parity compat clean-cache
 
 setup: $(VENV)/.installed opa
 
@@ -83,6 +83,12 @@ bench-diff: setup
 	$(BIN)/python bench/bench_diff.py
 bench-conformance: setup
 	$(BIN)/python bench/bench_conformance.py
+
+# opa test and rego-engine test side by side on Rego trees checked out
+# locally (opt-in; fetches nothing): make corpora CORPORA='name=dir[,dir] -- flags' ...
+corpora: setup
+	@test -n "$(CORPORA)" || { echo "usage: make corpora CORPORA=\"'NAME=PATH[,PATH] -- FLAGS' ...\""; exit 2; }
+	eval '$(BIN)/python bench/corpora.py' $(CORPORA)
 
 bench-startup: setup
 	$(BIN)/python bench/bench_startup.py

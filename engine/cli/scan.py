@@ -347,6 +347,14 @@ class ScanSettings:
             "without {id} is a base: URL/ID.md); default: the rule's first reference.",
         ),
     ] = None
+    debug_print: Annotated[
+        bool,
+        option(
+            "--debug-print",
+            help="Write the rules' print() output to stderr (compiles them with their print "
+            "calls).",
+        ),
+    ] = False
     no_color: Annotated[
         bool, option("--no-color", help="No colours in the table (as NO_COLOR=1).")
     ] = False
@@ -459,6 +467,7 @@ def _scan_options(settings: ScanSettings) -> ScanOptions:
         bundle=bundle,
         jobs=settings.jobs,
         cluster_shared_fs=settings.cluster_shared_fs,
+        debug_print=settings.debug_print,
     )
 
 

@@ -45,6 +45,15 @@ class TestSettings:
     rules: Annotated[
         list[Path] | None, data_option("Rules for golden cases without rules/ (repeatable).")
     ] = None
+    ignore: Annotated[
+        list[str] | None,
+        option(
+            "--ignore",
+            label="<list[str]>",
+            help="Glob of file and directory names to skip while loading (repeatable, "
+            "comma-separated).",
+        ),
+    ] = None
     timeout: Annotated[
         float, seconds_option("Seconds one test (or golden scan rule) may take.")
     ] = 5.0
@@ -79,7 +88,9 @@ def test_command(settings: TestSettings) -> None:
                 f"invalid regular expression: {exc}", param_hint="--run"
             ) from None
     test_paths = settings.paths if settings.paths else ([] if golden else [Path(".")])
-    options = TestOptions(run, timeout, max_memory, settings.update_snapshots)
+    options = TestOptions(
+        run, timeout, max_memory, settings.update_snapshots, _patterns(settings.ignore)
+    )
     try:
         result = run_tests(test_paths, options) if test_paths else TestRun()
     except (CompileError, OpaNotFound) as exc:
@@ -93,7 +104,7 @@ def test_command(settings: TestSettings) -> None:
         cases = run_golden(
             golden,
             settings.rules or [],
-            ScanOptions(rule_timeout=timeout, max_memory_mb=max_memory),
+            ScanOptions(rule_timeout=timeout, max_memory_mb=max_memory, timeout_option="--timeout"),
             update=settings.update_snapshots,
         )
         result.outcomes += [as_test_outcome(c) for c in cases]
@@ -102,3 +113,8 @@ def test_command(settings: TestSettings) -> None:
     else:
         click.echo(pretty(result, verbose=settings.verbose), nl=False)
     raise click.exceptions.Exit(result.exit_code())
+
+
+def _patterns(values: list[str] | None) -> tuple[str, ...]:
+    """``--ignore`` values split at commas, as ``opa test --ignore`` reads them."""
+    return tuple(p for v in values or () for p in v.split(",") if p)

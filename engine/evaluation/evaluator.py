@@ -24,6 +24,7 @@ from engine.evaluation.attribute_reads import (
     ResourceKey,
     traced_policy,
 )
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler, print_to_stderr
 from engine.inputs.source_map import AttributePath
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
@@ -180,7 +181,8 @@ class RuleEvaluator:
         instance = PolicyInstance(
             self._policy,
             limits=self.limits,
-            custom=self.api.handlers(),
+            # print() reaches the host only in a module built with it (--debug-print)
+            custom={**self.api.handlers(), PRINT_BUILTIN: print_handler(print_to_stderr)},
             read_hook=None if reads is None else reads.take,
         )
         self.api.load(instance, self._state)

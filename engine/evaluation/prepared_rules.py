@@ -62,12 +62,15 @@ def rules_origin(rule_paths: list[Path]) -> str:
     return ", ".join(str(p) for p in rule_paths)
 
 
-def compile_rules(rule_paths: list[Path], *, use_cache: bool = True) -> PreparedRules:
-    """Load the policy files below ``rule_paths`` and compile them (bad files are skipped)."""
+def compile_rules(
+    rule_paths: list[Path], *, use_cache: bool = True, include_print: bool = False
+) -> PreparedRules:
+    """Load the policy files below ``rule_paths`` and compile them (bad files
+    are skipped); ``include_print`` keeps ``print()`` calls in the module."""
     source_errors: list[SourceError] = []
     sources = load_sources(rule_paths, on_error=source_errors.append)
     return PreparedRules(
-        compile_rule_set(sources, use_cache=use_cache),
+        compile_rule_set(sources, use_cache=use_cache, include_print=include_print),
         [str(e) for e in source_errors],
         origin=rules_origin(rule_paths),
     )

@@ -11,6 +11,7 @@ again, and without a trusted key nothing is cached. A cache hit spawns no
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -25,11 +26,14 @@ from typing import Any
 from engine.core.child_processes import NEUTRAL_DIRECTORY
 from engine.core.paths import cache_dir
 from engine.core.signed_cache import read_entry, signing_key, write_entry
+from engine.rules import plan_workarounds
 from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_declarations
 from engine.rules.opa import Opa, OpaNotFound, find_opa, pinned_version
+from engine.rules.plan_workarounds import ORDER_FUNCTION, ORDER_MODULE, rewrite_module
+from engine.rules.rule_heads import module_outline
 from engine.rules.sources import PolicySources, RegoFile
 
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 """Bump when the staging or cache layout changes."""
 
 
@@ -169,7 +173,11 @@ def opa_identity() -> str:
 
 
 def cache_key(
-    sources: PolicySources, entrypoints: Sequence[str], decls: Sequence[BuiltinDecl]
+    sources: PolicySources,
+    entrypoints: Sequence[str],
+    decls: Sequence[BuiltinDecl],
+    *,
+    include_print: bool = False,
 ) -> str:
     """Hash of everything that determines the compiled module."""
     h = hashlib.sha256()
@@ -180,7 +188,9 @@ def cache_key(
             h.update(len(data).to_bytes(8, "little"))
             h.update(data)
 
-    put(CACHE_FORMAT, opa_identity())
+    put(CACHE_FORMAT, opa_identity(), _rewrite_identity())
+    if include_print:
+        put("print")
     for d in decls:
         put(d.name, json.dumps(d.decl, sort_keys=True))
     for ep in sorted(set(entrypoints)):
@@ -293,13 +303,17 @@ def _build_errors(output: str, staged: dict[str, str], stage_dir: Path) -> list[
 
 
 def _run_build(
-    opa: Opa, sources: PolicySources, entrypoints: Sequence[str], decls: Sequence[BuiltinDecl]
+    opa: Opa,
+    sources: PolicySources,
+    entrypoints: Sequence[str],
+    decls: Sequence[BuiltinDecl],
+    include_print: bool = False,
 ) -> tuple[bytes, bytes]:
     with tempfile.TemporaryDirectory(prefix="rego-engine-build-") as tmp:
         tmp_dir = Path(tmp)
         stage_dir = tmp_dir / "bundle"
         stage_dir.mkdir()
-        staged = stage_bundle(sources, stage_dir)
+        staged = stage_bundle(_for_wasm_plan(sources), stage_dir)
         caps = tmp_dir / "capabilities.json"
         caps.write_bytes(build_capabilities(opa, list(decls)))
         out = tmp_dir / "bundle.tar.gz"
@@ -317,6 +331,8 @@ def _run_build(
         ]
         for ep in entrypoints:
             args += ["-e", ep]
+        if include_print:
+            args.append("--wasm-include-print")
         import subprocess
 
         proc = subprocess.run(args, capture_output=True, text=True, cwd=NEUTRAL_DIRECTORY)
@@ -342,6 +358,33 @@ def _run_build(
         return wasm, data or b"{}"
 
 
+@functools.cache
+def _rewrite_identity() -> str:
+    """A hash of the rewrite rules (:mod:`engine.rules.plan_workarounds`): a
+    module built by other rewrite rules is another module."""
+    return hashlib.sha256(Path(plan_workarounds.__file__).read_bytes()).hexdigest()
+
+
+def _for_wasm_plan(sources: PolicySources) -> PolicySources:
+    """``sources`` with the constructs OPA's Wasm plan evaluates unlike its
+    interpreter rewritten (:mod:`engine.rules.plan_workarounds`); lines stay put."""
+    functions: set[str] = set()
+    for file in sources.rego_files:
+        shape = module_outline(file.text, file.rego_version)
+        if shape.package is None:
+            continue
+        for head in shape.heads:
+            if head.is_function and all(p is not None for p in head.ref):
+                functions.add(".".join(["data", shape.package, *(str(p) for p in head.ref)]))
+    files = [
+        RegoFile(f.path, f.display, rewrite_module(f.text, functions), f.rego_version)
+        for f in sources.rego_files
+    ]
+    if any(ORDER_FUNCTION in f.text for f in files):
+        files.append(RegoFile(Path("<set order>"), "<set order>", ORDER_MODULE, 1))
+    return PolicySources(files, sources.data, sources.data_files)
+
+
 def _cache_path(key: str) -> Path:
     return cache_dir() / "modules" / key[:2] / f"{key}.signed"
 
@@ -352,12 +395,15 @@ def compile_policy(
     *,
     decls: Sequence[BuiltinDecl] | None = None,
     use_cache: bool = True,
+    include_print: bool = False,
 ) -> CompiledPolicy:
-    """Compile ``sources`` into one Wasm module exposing ``entrypoints``."""
+    """Compile ``sources`` into one Wasm module exposing ``entrypoints``;
+    with ``include_print`` the module calls ``opa_println`` for ``print()``
+    (otherwise ``opa build`` drops print statements)."""
     if not entrypoints:
         raise ValueError("at least one entrypoint is required")
     decls = load_declarations() if decls is None else decls
-    key = cache_key(sources, entrypoints, decls)
+    key = cache_key(sources, entrypoints, decls, include_print=include_print)
     cached = _cache_path(key)
     eps = tuple(dict.fromkeys(entrypoints))
     signing = signing_key() if use_cache else None
@@ -374,7 +420,7 @@ def compile_policy(
     first: CompileError | None = None
     while True:
         try:
-            wasm, data = _run_build(find_opa(), sources, eps, decls)
+            wasm, data = _run_build(find_opa(), sources, eps, decls, include_print)
             break
         except CompileError as exc:
             first = first or exc

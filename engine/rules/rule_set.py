@@ -419,8 +419,11 @@ def _dispatch_lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> CompiledRuleSet:
-    """Compile every rule in ``sources``; rules whose files fail are set aside."""
+def compile_rule_set(
+    sources: PolicySources, *, use_cache: bool = True, include_print: bool = False
+) -> CompiledRuleSet:
+    """Compile every rule in ``sources``; rules whose files fail are set aside
+    (``include_print``: ``print()`` calls stay in the module)."""
     full, replaced = with_shipped_library(sources)
     shipped = {f.display for f in full.rego_files if f.display.startswith("<shipped>/")}
     excluded: set[str] = set()
@@ -438,7 +441,9 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             data_files=full.data_files,
         )
         try:
-            policy = compile_policy(attempt, _entrypoints(len(rules)), use_cache=use_cache)
+            policy = compile_policy(
+                attempt, _entrypoints(len(rules)), use_cache=use_cache, include_print=include_print
+            )
         except CompileError as exc:
             newly = _set_aside(exc, rules, dispatch, shipped, failed, library_errors)
             if not newly:

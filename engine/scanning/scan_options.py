@@ -25,6 +25,8 @@ class ScanOptions:
 
     rule_timeout: float = 30.0
     """Seconds one rule may take on one input."""
+    timeout_option: str = "--rule-timeout"
+    """The option that raises ``rule_timeout``, named by the time-bound error."""
     max_memory_mb: int = 2048
     """MiB of Wasm memory the policy instance may use."""
     max_output_mb: float = 16
@@ -54,6 +56,9 @@ class ScanOptions:
     cluster: Client | None = None
     """A ``distributed.Client`` whose Dask cluster evaluates the inputs (``--cluster``);
     ``jobs`` then does not apply."""
+    debug_print: bool = False
+    """Whether ``print()`` in the rules writes to stderr (``--debug-print``): the
+    rules are compiled with their print calls, past the cache of prepared rules."""
     cluster_shared_fs: bool = False
     """Whether the cluster's workers see this machine's input paths (``--cluster-shared-fs``):
     they then load the inputs themselves, and this process only finds the files."""

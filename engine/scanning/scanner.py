@@ -46,8 +46,15 @@ def scan(
     report = ScanReport()
     if (untrusted := key_problem()) is not None:
         report.warnings.append(untrusted)
-    prepared, cache_key = _prepare_rules(rule_paths, options.bundle)
-    limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
+    prepared, cache_key = _prepare_rules(
+        rule_paths, options.bundle, report, debug_print=options.debug_print
+    )
+    limits = Limits(
+        options.rule_timeout,
+        options.max_memory_mb,
+        options.max_output_mb,
+        timeout_option=options.timeout_option,
+    )
     evaluator = _evaluator(prepared, limits, cache_key)
     rules_run, selected = _select_rules(prepared, evaluator, options.selection, report)
     executor = choose_executor(
@@ -73,12 +80,19 @@ def scan(
     return report
 
 
-def _prepare_rules(rule_paths: list[Path], bundle: Path | None) -> tuple[PreparedRules, str | None]:
+def _prepare_rules(
+    rule_paths: list[Path], bundle: Path | None, report: ScanReport, *, debug_print: bool = False
+) -> tuple[PreparedRules, str | None]:
     """The rules from ``bundle``, else from the prepared-rules cache, else
     compiled from ``rule_paths``; with the cache key to store them under when
-    they were compiled here (None otherwise)."""
+    they were compiled here (None otherwise). With ``debug_print`` the rules
+    are compiled with their print calls, past the cache."""
     if bundle is not None:
+        if debug_print:
+            report.warnings.append("--debug-print has no effect on a bundle's precompiled rules")
         return read_bundle(bundle), None
+    if debug_print:
+        return compile_rules(rule_paths, include_print=True), None
     key = prepared_cache.cache_key(rule_paths)
     cached = None if key is None else prepared_cache.load(key, rules_origin(rule_paths))
     if cached is not None:
