@@ -439,7 +439,7 @@ def test_the_module_imports_nothing_but_the_opa_abi() -> None:
 
     from engine.wasm.host import load_module
 
-    imports = {(i.module, i.name) for i in load_module(probe_instance().policy).imports}
+    imports = {(i.module, i.name) for i in load_module(probe_instance().policy).module.imports}
     abi = {("env", "memory"), ("env", "opa_abort"), ("env", "opa_println")}
     abi |= {("env", f"opa_builtin{n}") for n in range(5)}
     assert imports <= abi, imports - abi
