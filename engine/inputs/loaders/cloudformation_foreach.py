@@ -35,13 +35,16 @@ class ForEachError(ValueError):
 
 def has_loops(value: Any) -> bool:
     """Whether ``value`` holds an ``Fn::ForEach`` loop anywhere."""
-    if isinstance(value, dict):
-        return any(
-            (isinstance(k, str) and k.startswith(FOR_EACH_PREFIX)) or has_loops(v)
-            for k, v in value.items()
-        )
-    if isinstance(value, list):
-        return any(has_loops(v) for v in value)
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for key in item:
+                if isinstance(key, str) and key.startswith(FOR_EACH_PREFIX):
+                    return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 
