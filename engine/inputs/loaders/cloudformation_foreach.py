@@ -19,9 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 from engine.inputs.loaders.evaluation_budget import spend_for_json
 
 FOR_EACH_PREFIX = "Fn::ForEach::"
+_QUOTED_PREFIX = b'"' + FOR_EACH_PREFIX.encode()
 LANGUAGE_EXTENSIONS = "AWS::LanguageExtensions"
 
 
@@ -35,6 +38,11 @@ class ForEachError(ValueError):
 
 def has_loops(value: Any) -> bool:
     """Whether ``value`` holds an ``Fn::ForEach`` loop anywhere."""
+    try:  # a loop's key appears in the JSON text as written: most templates have none
+        if _QUOTED_PREFIX not in orjson.dumps(value):
+            return False
+    except orjson.JSONEncodeError:
+        pass  # not JSON as it is (a key not a string, nested too deeply): walked below
     pending = [value]
     while pending:
         item = pending.pop()

@@ -151,9 +151,12 @@ def plain(value: Any) -> Any:
     if kind is str:
         return value
     if kind is dict:
-        return {k if isinstance(k, str) else _key_text(k): plain(v) for k, v in value.items()}
+        return {
+            k if isinstance(k, str) else _key_text(k): v if type(v) is str else plain(v)
+            for k, v in value.items()
+        }
     if kind is list:
-        return [plain(v) for v in value]
+        return [v if type(v) is str else plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
     if isinstance(value, dict):
@@ -239,16 +242,18 @@ class Evaluator:
                     return self._call(name, argument, site)
             out: dict[str, Any] = {}
             for key, item in value.items():
-                result = self.evaluate(item, site.child(key) if site is not None else None)
-                if result is not NO_VALUE:
-                    out[key] = result
+                if isinstance(item, dict | list):  # anything else is its own value
+                    item = self.evaluate(item, site.child(key) if site is not None else None)
+                if item is not NO_VALUE:
+                    out[key] = item
             return out
         if isinstance(value, list):
             items: list[Any] = []
             for item in value:
-                result = self.evaluate(item, site.child(len(items)) if site is not None else None)
-                if result is not NO_VALUE:
-                    items.append(result)
+                if isinstance(item, dict | list):
+                    item = self.evaluate(item, site.child(len(items)) if site is not None else None)
+                if item is not NO_VALUE:
+                    items.append(item)
             return items
         return value
 
