@@ -362,7 +362,6 @@ def test_skip_path_classes_and_ranges(tmp_path: Path) -> None:
     assert sorted(Path(i.path).parent.name for i in loaded.inputs) == ["a", "b"]
 
 
-
 def test_the_scanned_directory_is_resolved_per_scan_not_per_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
