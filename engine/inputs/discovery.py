@@ -163,12 +163,14 @@ def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
 @dataclass(frozen=True)
 class _Found:
     """A file to load: its path, display path, and whether it was named;
-    ``root`` is the scanned directory it was found under (None when named)."""
+    ``root`` is the scanned directory it was found under (None when named),
+    ``root_real`` its real path, resolved once per scan."""
 
     path: Path
     shown: str
     explicit: bool
     root: Path | None = None
+    root_real: str | None = None
 
 
 def _posix(path: str) -> str:
@@ -191,7 +193,7 @@ def _discover(
             real = Path(os.path.abspath(path))  # refused when read: report each link
         if real not in seen:
             seen.add(real)
-            found.append(_Found(path, display_path(path), explicit, root))
+            found.append(_Found(path, display_path(path), explicit, root, root_real or None))
 
     for root in paths:
         if not root.exists():
@@ -393,7 +395,7 @@ class _Loader:
             if special is not None:
                 self.problem(found, special)
                 return
-            with open_confined(found.path, found.root) as handle:
+            with open_confined(found.path, found.root, found.root_real) as handle:
                 too_large = _too_large(os.fstat(handle.fileno()).st_size, self.options.max_file_mb)
                 if too_large is not None:
                     self.problem(found, too_large)

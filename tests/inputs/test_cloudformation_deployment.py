@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.inputs.loaders.cloudformation import load
+from engine.inputs.loaders.cloudformation_foreach import has_loops
 from engine.inputs.loaders.documents import parse_yaml
 from engine.inputs.loaders.loaded import LoaderError
 
@@ -214,3 +215,14 @@ def test_the_cli_shows_the_built_string_and_the_kept_resource(tmp_path: Path) ->
     }
     assert resources["Ingress"]["attributes"]["CidrIp"] == "0.0.0.0/0"
     assert resources["ProdBucket"]["meta"]["conditional"] is True
+
+
+def test_loops_are_found_under_any_key_and_only_as_keys() -> None:
+    deep: Any = {"Fn::ForEach::Deep": []}
+    for _ in range(300):  # deeper than the JSON encoder goes: walked instead
+        deep = {"Nested": [deep]}
+    assert has_loops({"Resources": {"A": {"Properties": [{"Fn::ForEach::X": []}]}}})
+    assert has_loops({1: {"Fn::ForEach::X": []}})  # a key not a string: walked
+    assert has_loops(deep)
+    assert not has_loops({"A": ["Fn::ForEach::X", {"B": '"Fn::ForEach::X'}]})
+    assert not has_loops({1: {"Fn::ForEach": []}, "Fn::ForEachX": None})

@@ -360,3 +360,33 @@ def test_skip_path_classes_and_ranges(tmp_path: Path) -> None:
     assert sorted(Path(i.path).parent.name for i in loaded.inputs) == ["-", "d"]
     loaded = load_inputs([tmp_path], LoadOptions(skip_paths=("[!a-c]",)))
     assert sorted(Path(i.path).parent.name for i in loaded.inputs) == ["a", "b"]
+
+
+def test_the_scanned_directory_is_resolved_per_scan_not_per_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "outside.json").write_text(json.dumps(STATE))
+    resolutions: list[str] = []
+    realpath = os.path.realpath
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> str:
+        resolutions.append(os.fspath(path))
+        return realpath(path, *args, **kwargs)
+
+    monkeypatch.setattr(os.path, "realpath", counting)
+
+    def root_resolutions(files: int) -> int:
+        root = tmp_path / f"infra{files}"
+        for i in range(files):
+            write(root / f"state{i:02}.json", STATE)
+        (root / "leak.json").symlink_to(tmp_path / "outside.json")
+        resolutions.clear()
+        loaded = load_inputs([root])
+        assert len(loaded.inputs) == files
+        # the link leaving the directory is still refused
+        assert [(p.path, p.message) for p in loaded.problems] == [
+            (str(root / "leak.json"), f"symbolic link leads outside {root}")
+        ]
+        return resolutions.count(os.fspath(root))
+
+    assert root_resolutions(12) == root_resolutions(2)

@@ -19,9 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 from engine.inputs.loaders.evaluation_budget import spend_for_json
 
 FOR_EACH_PREFIX = "Fn::ForEach::"
+_QUOTED_PREFIX = b'"' + FOR_EACH_PREFIX.encode()
 LANGUAGE_EXTENSIONS = "AWS::LanguageExtensions"
 
 
@@ -35,13 +38,21 @@ class ForEachError(ValueError):
 
 def has_loops(value: Any) -> bool:
     """Whether ``value`` holds an ``Fn::ForEach`` loop anywhere."""
-    if isinstance(value, dict):
-        return any(
-            (isinstance(k, str) and k.startswith(FOR_EACH_PREFIX)) or has_loops(v)
-            for k, v in value.items()
-        )
-    if isinstance(value, list):
-        return any(has_loops(v) for v in value)
+    try:  # a loop's key appears in the JSON text as written: most templates have none
+        if _QUOTED_PREFIX not in orjson.dumps(value):
+            return False
+    except orjson.JSONEncodeError:
+        pass  # not JSON as it is (a key not a string, nested too deeply): walked below
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for key in item:
+                if isinstance(key, str) and key.startswith(FOR_EACH_PREFIX):
+                    return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 

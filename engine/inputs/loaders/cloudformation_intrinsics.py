@@ -90,6 +90,12 @@ class Site:
             return self
         return Site(self.resource_type, self.key, (*self.path, step))
 
+    def pinned_here(self) -> Site:
+        """This site, pinned: what an intrinsic's arguments are evaluated at."""
+        if self.pinned:
+            return self
+        return Site(self.resource_type, self.key, self.path, True, self.via)
+
 
 @dataclass(frozen=True)
 class Template:
@@ -141,6 +147,16 @@ def is_intrinsic(value: Any) -> bool:
 def plain(value: Any) -> Any:
     """``value`` as JSON: :class:`Symbolic` strings made ordinary, YAML
     timestamps ISO 8601 strings, keys strings; what JSON cannot hold null."""
+    kind = type(value)  # the common exact types first, then their subclasses
+    if kind is str:
+        return value
+    if kind is dict:
+        return {
+            k if isinstance(k, str) else _key_text(k): v if type(v) is str else plain(v)
+            for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) is str else plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
     if isinstance(value, dict):
@@ -217,24 +233,27 @@ class Evaluator:
     def evaluate(self, value: Any, site: Site | None) -> Any:
         """``value`` with its intrinsics evaluated; :data:`NO_VALUE` when it is
         ``AWS::NoValue``. ``site`` None: nothing is recorded."""
-        if is_intrinsic(value):
-            ((name, argument),) = value.items()
-            if site is not None and name != "Fn::If":  # If's branch is the value itself
-                site = replace(site, pinned=True)
-            return self._call(name, argument, site)
         if isinstance(value, dict):
+            if len(value) == 1:
+                ((name, argument),) = value.items()
+                if isinstance(name, str) and (name == "Ref" or name.startswith("Fn::")):
+                    if site is not None and name != "Fn::If":  # If's branch is the value itself
+                        site = site.pinned_here()
+                    return self._call(name, argument, site)
             out: dict[str, Any] = {}
             for key, item in value.items():
-                result = self.evaluate(item, site.child(key) if site else None)
-                if result is not NO_VALUE:
-                    out[key] = result
+                if isinstance(item, dict | list):  # anything else is its own value
+                    item = self.evaluate(item, site.child(key) if site is not None else None)
+                if item is not NO_VALUE:
+                    out[key] = item
             return out
         if isinstance(value, list):
             items: list[Any] = []
             for item in value:
-                result = self.evaluate(item, site.child(len(items)) if site else None)
-                if result is not NO_VALUE:
-                    items.append(result)
+                if isinstance(item, dict | list):
+                    item = self.evaluate(item, site.child(len(items)) if site is not None else None)
+                if item is not NO_VALUE:
+                    items.append(item)
             return items
         return value
 

@@ -17,14 +17,13 @@ import base64
 import binascii
 import codecs
 import csv
+import functools
 import io
 import struct
 import urllib.parse
 import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
-
-import yaml
 
 from engine.inputs.loaders.evaluation_budget import spend_for_json
 from engine.inputs.loaders.hcl_conversions import FunctionError, as_string, is_number, to_string
@@ -86,6 +85,8 @@ def _urlencode(text: Any) -> str:
 
 
 def _yamldecode(text: Any) -> Any:
+    import yaml  # imported on first use: most configurations call no YAML function
+
     from engine.core.go_yaml import load_yaml_document
 
     source = as_string(text)
@@ -100,20 +101,24 @@ def _yamldecode(text: Any) -> Any:
         raise FunctionError(f"invalid YAML: {exc}") from None
 
 
-class _TerraformYamlDumper(yaml.SafeDumper):
-    """Block style, strings double-quoted, as ``go-cty-yaml`` writes."""
+@functools.cache
+def _terraform_yaml_dumper() -> type:
+    """PyYAML's safe dumper writing block style, strings double-quoted, as
+    ``go-cty-yaml`` writes (made on first use, as :mod:`yaml` is imported)."""
+    import yaml
 
+    class TerraformYamlDumper(yaml.SafeDumper):
+        pass
 
-def _represent_string(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    def represent_string(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
 
+    def represent_number(dumper: yaml.SafeDumper, value: float) -> yaml.Node:
+        return dumper.represent_scalar("tag:yaml.org,2002:float", to_string(value))
 
-def _represent_number(dumper: yaml.SafeDumper, value: float) -> yaml.Node:
-    return dumper.represent_scalar("tag:yaml.org,2002:float", to_string(value))
-
-
-_TerraformYamlDumper.add_representer(str, _represent_string)
-_TerraformYamlDumper.add_representer(float, _represent_number)
+    TerraformYamlDumper.add_representer(str, represent_string)
+    TerraformYamlDumper.add_representer(float, represent_number)
+    return TerraformYamlDumper
 
 
 def _yamlencode(value: Any) -> str:
@@ -124,9 +129,11 @@ def _yamlencode(value: Any) -> str:
         and not is_number(value)
     ):
         raise FunctionError(f"cannot encode {type(value).__name__} as YAML")
+    import yaml
+
     return yaml.dump(
         value,
-        Dumper=_TerraformYamlDumper,
+        Dumper=_terraform_yaml_dumper(),
         default_flow_style=False,
         sort_keys=True,
         allow_unicode=True,
