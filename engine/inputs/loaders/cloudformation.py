@@ -239,6 +239,24 @@ def _loop_names(value: Any) -> Any:
             yield from _loop_names(item)
 
 
+def _checked_resource(logical_id: str, resource: Any, raw: bytes) -> dict[str, Any]:
+    """``resource`` when it is an object with a ``Type`` and object ``Properties``;
+    else an error at its line."""
+    if not isinstance(resource, dict):
+        where = _line(raw, ("Resources", logical_id))
+        raise LoaderError(f"resource {logical_id} must be an object", where)
+    if not isinstance(resource.get("Type"), str):
+        where = _line(raw, ("Resources", logical_id))
+        raise LoaderError(f"resource {logical_id} has no Type", where)
+    properties = resource.get("Properties")
+    if properties is not None and not isinstance(properties, dict):
+        raise LoaderError(
+            f"Properties of resource {logical_id} must be an object",
+            _line(raw, ("Resources", logical_id, "Properties")),
+        )
+    return resource
+
+
 def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     if not isinstance(doc, dict):
         raise LoaderError("a CloudFormation template must be an object", 1)
@@ -251,22 +269,10 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     sam = SAM_TRANSFORM in _transforms(doc)
     globals_ = _section(doc, "Globals", raw) if sam else {}
 
-    resources: dict[str, dict[str, Any]] = {}
-    for logical_id, resource in declared.items():
-        if not isinstance(resource, dict):
-            where = _line(raw, ("Resources", logical_id))
-            raise LoaderError(f"resource {logical_id} must be an object", where)
-        if not isinstance(resource.get("Type"), str):
-            where = _line(raw, ("Resources", logical_id))
-            raise LoaderError(f"resource {logical_id} has no Type", where)
-        properties = resource.get("Properties")
-        if properties is not None and not isinstance(properties, dict):
-            raise LoaderError(
-                f"Properties of resource {logical_id} must be an object",
-                _line(raw, ("Resources", logical_id, "Properties")),
-            )
-        resources[logical_id] = resource
-
+    resources = {
+        logical_id: _checked_resource(logical_id, resource, raw)
+        for logical_id, resource in declared.items()
+    }
     parameters = _section(doc, "Parameters", raw)
     evaluator = Evaluator(
         Template(
