@@ -2,7 +2,9 @@
 
 ``expected.json`` holds the results document without the echoed inputs. To
 regenerate after an intended change, run with ``REGO_ENGINE_UPDATE_GOLDEN=1``
-and review the diff.
+and review the diff. Every golden's pass/fail rows are checked against the
+pinned `opa eval` (:mod:`result_golden_oracle`), in each run and before an
+update is written: an update the oracle disagrees with is refused.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 from oracle import needs_opa
+from result_golden_oracle import differences, golden_judgements, oracle_judgements
 
 from engine.scanning.scanner import scan
 
@@ -37,5 +40,45 @@ def test_golden(case: str) -> None:
     expected_path = GOLDEN / case / "expected.json"
     actual = golden_view(case)
     if os.environ.get("REGO_ENGINE_UPDATE_GOLDEN"):
+        refused = oracle_differences(case, actual)
+        assert not refused, "update refused, opa eval disagrees:\n" + "\n".join(refused)
         expected_path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n")
     assert actual == json.loads(expected_path.read_text())
+
+
+def oracle_differences(case: str, document: dict[str, Any]) -> list[str]:
+    """Where a results document of ``case`` differs from what `opa eval` judges."""
+    oracle = oracle_judgements(GOLDEN / case / "rules", sorted(STATES.glob("*.json")))
+    return differences(f"tests/golden/{case}", golden_judgements(document), oracle)
+
+
+@needs_opa
+@pytest.mark.parametrize("case", CASES)
+def test_golden_agrees_with_opa_eval(case: str) -> None:
+    golden = json.loads((GOLDEN / case / "expected.json").read_text())
+    assert oracle_differences(case, golden) == []
+
+
+@needs_opa
+def test_a_corrupted_golden_is_caught() -> None:
+    golden = json.loads((GOLDEN / "single" / "expected.json").read_text())
+    flipped = 0
+    for entry in golden["results"]:
+        for rule in entry["rule_results"]:
+            for result in rule["results"]:
+                if entry["input"] == "tf_hcl.json" and result["resource_id"] == "aws_s3_bucket.site":
+                    result["passed"] = not result["passed"]
+                    flipped += 1
+    assert flipped
+    found = oracle_differences("single", golden)
+    assert found and all("tests/golden/single: tf_hcl.json" in line for line in found)
+    assert any("('aws_s3_bucket', 'aws_s3_bucket.site', True)" in line for line in found)
+
+
+@needs_opa
+def test_a_dropped_failure_is_caught() -> None:
+    golden = json.loads((GOLDEN / "multi" / "expected.json").read_text())
+    for entry in golden["results"]:
+        for rule in entry["rule_results"]:
+            rule["results"] = [r for r in rule["results"] if r["passed"]]
+    assert oracle_differences("multi", golden)
