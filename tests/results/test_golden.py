@@ -66,7 +66,8 @@ def test_a_corrupted_golden_is_caught() -> None:
     for entry in golden["results"]:
         for rule in entry["rule_results"]:
             for result in rule["results"]:
-                if entry["input"] == "tf_hcl.json" and result["resource_id"] == "aws_s3_bucket.site":
+                site = result["resource_id"] == "aws_s3_bucket.site"
+                if entry["input"] == "tf_hcl.json" and site:
                     result["passed"] = not result["passed"]
                     flipped += 1
     assert flipped
