@@ -83,3 +83,20 @@ def test_a_dropped_failure_is_caught() -> None:
         for rule in entry["rule_results"]:
             rule["results"] = [r for r in rule["results"] if r["passed"]]
     assert oracle_differences("multi", golden)
+
+
+@needs_opa
+def test_an_update_the_oracle_disagrees_with_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected_path = GOLDEN / "multi" / "expected.json"
+    before = expected_path.read_bytes()
+    wrong = json.loads(before)
+    for entry in wrong["results"]:
+        for rule in entry["rule_results"]:
+            for result in rule["results"]:
+                result["passed"] = True
+    monkeypatch.setenv("REGO_ENGINE_UPDATE_GOLDEN", "1")
+    monkeypatch.setitem(globals(), "golden_view", lambda case: wrong)
+    refused = r"(?s)update refused.*tests/golden/multi: tf_hcl\.json"
+    with pytest.raises(AssertionError, match=refused):
+        test_golden("multi")
+    assert expected_path.read_bytes() == before
