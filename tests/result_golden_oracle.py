@@ -17,9 +17,10 @@ passed) rows:
   ``result_tag``) failed; each ``policy`` entry is its ``type``, the key of the
   resource whose ``id`` it gives, and ``valid``.
 
-Rows are compared per (input, rule) for the rules the golden reports on that
-input: whether a rule applies to an input type is the engine's choice, not
-judged here. The rules' shape (single or multi) is read from the rule set.
+Rows are compared per (input, rule); a golden holds an entry for exactly the
+rules whose ``input_type`` (as `opa eval` gives it) accepts the State's, as
+docs/rules.md states it. Whether a rule is single-resource (its
+``resource_type`` other than ``MULTIPLE``) is read from the engine's rule set.
 """
 
 from __future__ import annotations
@@ -115,6 +116,18 @@ def _single_rows(
     return rows
 
 
+TF_TYPES = ("tf_hcl", "tf_plan", "tf_state", "cloud_scan")
+"""What a rule's ``input_type`` ``tf`` stands for (docs/rules.md)."""
+
+
+def accepts(rule_type: Any, state_type: Any) -> bool:
+    """Whether a rule declaring ``input_type`` ``rule_type`` runs on a State of
+    ``state_type``, as docs/rules.md states it."""
+    if rule_type is None:
+        return True
+    return rule_type == state_type or (rule_type == "tf" and state_type in TF_TYPES)
+
+
 def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
     """What `opa eval` judges for every rule in ``rules_dir`` over each State."""
     sources = load_sources([rules_dir])
@@ -124,7 +137,7 @@ def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
     spec = [
         (
             rule.package,
-            sorted(rule.names & {"deny", "policy", "allow", "resources", "resource_type"}),
+            sorted(rule.names & {"deny", "policy", "allow", "resources", "input_type"}),
             statics[i].single,
         )
         for i, rule in enumerate(rule_set.rules)
@@ -157,8 +170,11 @@ def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
     for name in states_doc:
         doc = {part: value.get(f"by_state_{part}", {}).get(name, {}) for part in PARTS}
         per_rule = out.setdefault(name, {})
+        state_type = states_doc[name].get("input_type")
         for i, rule in enumerate(rule_set.rules):
             key = f"data.{rule.package}"
+            if not accepts(doc["multi"].get(rule.package, {}).get("input_type"), state_type):
+                continue
             if statics[i].single:
                 judgement = next(j for j in ("deny", "policy", "allow") if j in rule.names)
                 resources = doc["objects"].get(statics[i].resource_type, [])
@@ -172,11 +188,19 @@ def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
 def differences(golden: str, recorded: Judgements, oracle: Judgements) -> list[str]:
     """Each (input, rule) where the golden's rows differ from the oracle's, as text."""
     found = []
+    for input_name, per_rule in sorted(oracle.items()):
+        found += [
+            f"{golden}: {input_name} {package}: the rule accepts this input but has no entry"
+            for package in sorted(set(per_rule) - set(recorded.get(input_name, {})))
+        ]
     for input_name, per_rule in sorted(recorded.items()):
         for package, rows in sorted(per_rule.items()):
             want = oracle.get(input_name, {}).get(package)
             if want is None:
-                found.append(f"{golden}: {input_name} {package}: not a rule the oracle knows")
+                found.append(
+                    f"{golden}: {input_name} {package}: an entry for a rule that does not"
+                    " accept this input (or is unknown)"
+                )
             elif rows != want:
                 only_golden = sorted(rows - want)
                 only_oracle = sorted(want - rows)

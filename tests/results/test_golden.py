@@ -100,3 +100,15 @@ def test_an_update_the_oracle_disagrees_with_is_refused(monkeypatch: pytest.Monk
     with pytest.raises(AssertionError, match=refused):
         test_golden("multi")
     assert expected_path.read_bytes() == before
+
+
+@needs_opa
+def test_a_rule_dropped_from_an_input_it_accepts_is_caught() -> None:
+    golden = json.loads((GOLDEN / "input_types" / "expected.json").read_text())
+    k8s = next(entry for entry in golden["results"] if entry["input"] == "k8s.json")
+    k8s["rule_results"] = [r for r in k8s["rule_results"] if r["package"] != "data.rules.only_k8s"]
+    found = oracle_differences("input_types", golden)
+    assert found == [
+        "tests/golden/input_types: k8s.json data.rules.only_k8s:"
+        " the rule accepts this input but has no entry"
+    ]
