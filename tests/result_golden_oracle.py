@@ -1,11 +1,12 @@
-"""The result goldens (``tests/golden/<case>/expected.json``) checked against `opa eval`.
+"""Result goldens checked against `opa eval`: ``tests/golden/<case>/expected.json``
+and the ``rego-engine test --golden`` snapshots in ``tests/golden_cases``.
 
 A golden records, per input State and rule, which resources pass and which
 fail. The oracle computes the same from the pinned `opa` (topdown) evaluating
-the case's rules over the pure-Rego test-mode ``snyk`` API with the State as
-input (the module of :mod:`scan_oracle`), one `opa eval` per case with every
-State as data. Each judgement becomes a set of (resource type, resource id,
-passed) rows:
+the rules over the pure-Rego test-mode ``snyk`` API and the shipped relations
+with the State as input (the module of :mod:`scan_oracle`), one `opa eval` per
+case with every State as data. Each judgement becomes a set of (resource type,
+resource id, passed) rows:
 
 - a single-resource rule, per resource of its type: ``deny`` non-empty or true
   fails, ``allow`` true passes (undefined fails), otherwise it passes;
@@ -37,7 +38,7 @@ from engine.core.paths import REGO_LIB_DIR
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.rules.compiler import stage_bundle
 from engine.rules.opa import find_opa
-from engine.rules.rule_set import compile_rule_set
+from engine.rules.rule_set import compile_rule_set, shipped_relations
 from engine.rules.sources import PolicySources, RegoFile, load_sources
 
 Row = tuple[str, str, bool]
@@ -128,9 +129,9 @@ def accepts(rule_type: Any, state_type: Any) -> bool:
     return rule_type == state_type or (rule_type == "tf" and state_type in TF_TYPES)
 
 
-def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
-    """What `opa eval` judges for every rule in ``rules_dir`` over each State."""
-    sources = load_sources([rules_dir])
+def oracle_judgements(rule_dirs: list[Path], states: dict[str, Any]) -> Judgements:
+    """What `opa eval` judges for every rule in ``rule_dirs`` over each State (by name)."""
+    sources = load_sources(rule_dirs)
     rule_set = compile_rule_set(sources)
     assert not rule_set.failed, rule_set.failed
     statics = RuleEvaluator(rule_set).statics
@@ -143,7 +144,7 @@ def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
         for i, rule in enumerate(rule_set.rules)
     ]
     lib = [REGO_LIB_DIR / "test" / "snyk.rego", REGO_LIB_DIR / "fugue.rego"]
-    files = [RegoFile(p, p.name, p.read_text(), 1) for p in lib]
+    files = [RegoFile(p, p.name, p.read_text(), 1) for p in lib] + shipped_relations()
     module = oracle_module(spec) + "".join(
         f"\nby_state_{part}[name] := value if {{\n"
         f"\tsome name, state in data.{STATES_KEY}\n"
@@ -158,19 +159,16 @@ def oracle_judgements(rules_dir: Path, states: list[Path]) -> Judgements:
         stage_bundle(staged, bundle)
         # The bundle owns every data root: the States go into its data document.
         data_file = bundle / "data.json"
-        states_doc = {p.name: json.loads(p.read_text()) for p in states}
-        data_file.write_text(
-            json.dumps({**json.loads(data_file.read_text()), STATES_KEY: states_doc})
-        )
+        data_file.write_text(json.dumps({**json.loads(data_file.read_text()), STATES_KEY: states}))
         command = [str(find_opa().path), "eval", "-b", str(bundle)]
         command += ["--format", "json", "data.__oracle"]
         proc = subprocess.run(command, capture_output=True, check=True)
     value = json.loads(proc.stdout)["result"][0]["expressions"][0]["value"]
     out: Judgements = {}
-    for name in states_doc:
+    for name in states:
         doc = {part: value.get(f"by_state_{part}", {}).get(name, {}) for part in PARTS}
         per_rule = out.setdefault(name, {})
-        state_type = states_doc[name].get("input_type")
+        state_type = states[name].get("input_type")
         for i, rule in enumerate(rule_set.rules):
             key = f"data.{rule.package}"
             if not accepts(doc["multi"].get(rule.package, {}).get("input_type"), state_type):

@@ -48,7 +48,8 @@ def test_golden(case: str) -> None:
 
 def oracle_differences(case: str, document: dict[str, Any]) -> list[str]:
     """Where a results document of ``case`` differs from what `opa eval` judges."""
-    oracle = oracle_judgements(GOLDEN / case / "rules", sorted(STATES.glob("*.json")))
+    states = {p.name: json.loads(p.read_text()) for p in sorted(STATES.glob("*.json"))}
+    oracle = oracle_judgements([GOLDEN / case / "rules"], states)
     return differences(f"tests/golden/{case}", golden_judgements(document), oracle)
 
 
@@ -112,3 +113,27 @@ def test_a_rule_dropped_from_an_input_it_accepts_is_caught() -> None:
         "tests/golden/input_types: k8s.json data.rules.only_k8s:"
         " the rule accepts this input but has no entry"
     ]
+
+
+SNAPSHOTS = GOLDEN.parent / "golden_cases"
+CORPUS = GOLDEN.parent / "test_corpus"
+SHARED_RULES = [CORPUS / "rules", CORPUS / "relations"]
+"""The rules of a ``rego-engine test --golden`` case without its own (its README)."""
+
+
+@needs_opa
+@pytest.mark.parametrize("case", sorted(p.name for p in SNAPSHOTS.iterdir() if p.is_dir()))
+def test_snapshot_case_agrees_with_opa_eval(case: str) -> None:
+    """The judgements a ``test --golden`` snapshot records, over the State it echoes
+    (the State itself comes from the loaders: no oracle for it here)."""
+    document = json.loads((SNAPSHOTS / case / "expected.json").read_text())
+    states = {}
+    for index, entry in enumerate(document["results"]):
+        name = f"{index}:{entry['input']['meta'].get('filepath', '')}"
+        states[name] = entry["input"]
+        entry["input"] = name
+    own = SNAPSHOTS / case / "rules"
+    oracle = oracle_judgements([own] if own.is_dir() else SHARED_RULES, states)
+    recorded = golden_judgements(document)
+    assert sum(len(rows) for per_rule in recorded.values() for rows in per_rule.values())
+    assert differences(f"tests/golden_cases/{case}", recorded, oracle) == []
