@@ -5,14 +5,15 @@ loaders' output (review the diff before committing). ``snyk_expected.json``
 (the State snyk's loader gives for a case, derived by hand) is never
 rewritten: :func:`write_golden` refuses it.
 
-Oracle: where a case holds ``snyk_expected.json`` (12 cases), its golden State
-must keep the documented equalities with it (:func:`snyk_differences`: keys,
-ids, types, attributes but the listed deliberate differences, tags, snyk's
-``meta`` keys), checked in every run (``tests/inputs/test_snyk_parity.py``)
-and before an update is written: an update that breaks one is refused. The
-other loader goldens have no independent oracle in a normal run: snyk's
-binary runs only on request (``make loader-parity``, over snyk's own goldens),
-so those are reviewed by their diff.
+Oracle: where a case holds ``snyk_expected.json``, its golden State must keep
+the documented equalities with it (:func:`snyk_differences`: keys, ids, types,
+attributes but the listed deliberate differences, tags, snyk's ``meta`` keys),
+checked in every run (``tests/inputs/test_snyk_parity.py``) and before an
+update is written: an update that breaks one is refused. The other State
+goldens, and every reference list, have no independent oracle in a normal run
+(``snyk_expected.json`` holds no references; snyk's binary runs only on
+request, ``make loader-parity``, over snyk's own goldens): they are reviewed by
+their diff.
 """
 
 from __future__ import annotations
