@@ -43,6 +43,8 @@ EXPECTED_FAILURES = [
     ("api.yaml", "RE-CFN-008", "Database", "StorageEncrypted"),
     ("api.yaml", "RE-CFN-009", "Trail", "IsMultiRegionTrail"),
     ("api.yaml", "RE-CFN-009", "Trail", "KMSKeyId"),
+    ("api.yaml", "RE-CFN-011", "ExportsBucket", ""),
+    ("api.yaml", "RE-CFN-015", "Trail", ""),
     ("kubernetes", "RE-K8S-001", "web", "container[log-shipper]"),
     ("kubernetes", "RE-K8S-002", "web", "container[log-shipper]"),
     ("kubernetes", "RE-K8S-003", "web", "container[log-shipper]"),
