@@ -45,6 +45,7 @@ EXPECTED_FAILURES = [
     ("api.yaml", "RE-CFN-009", "Trail", "KMSKeyId"),
     ("api.yaml", "RE-CFN-011", "ExportsBucket", ""),
     ("api.yaml", "RE-CFN-015", "Trail", ""),
+    ("api.yaml", "RE-CFN-021", "Trail", "LoggingConfiguration"),
     ("kubernetes", "RE-K8S-001", "web", "container[log-shipper]"),
     ("kubernetes", "RE-K8S-002", "web", "container[log-shipper]"),
     ("kubernetes", "RE-K8S-003", "web", "container[log-shipper]"),
