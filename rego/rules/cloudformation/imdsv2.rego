@@ -12,7 +12,7 @@ metadata := {
 	"title": "Launch templates require IMDSv2",
 	"description": "IMDSv1 answers any HTTP GET from the instance, which server-side request forgery can abuse to read the instance role's credentials. In CloudFormation the metadata options of an instance are set through its launch template; HttpTokens: required accepts only session-token (IMDSv2) requests.",
 	"platform": ["AWS"],
-	"category": "Compute",
+	"category": "Identity and access",
 	"service_group": "EC2",
 	"severity": "medium",
 	"aliases": ["CKV_AWS_79"],

@@ -13,7 +13,7 @@ metadata := {
 	"title": "Network ACLs do not allow SSH or RDP from the internet",
 	"description": "An inbound AWS::EC2::NetworkAclEntry allowing port 22 or 3389 from 0.0.0.0/0 (or ::/0) lets the whole internet reach the remote administration ports of every subnet associated with the ACL.",
 	"platform": ["AWS"],
-	"category": "Network",
+	"category": "Network security",
 	"service_group": "VPC",
 	"severity": "high",
 	"aliases": ["CKV_AWS_231", "CKV_AWS_232"],

@@ -13,7 +13,7 @@ metadata := {
 	"title": "Containers do not carry credentials as literal environment values",
 	"description": "An environment variable written into the manifest is readable by anyone who can read the workload, its history in version control, and `kubectl describe`. Credentials belong in a Secret, referenced through valueFrom.secretKeyRef or mounted as a volume. The rule flags env entries with a literal value whose name says password, secret, token, credential or key (access, API or private), other than a file path.",
 	"platform": ["Kubernetes"],
-	"category": "Secrets",
+	"category": "Data protection",
 	"service_group": "Pods",
 	"severity": "high",
 	"controls": ["NSA-CISA-K8S_v1.2_Secrets"],
