@@ -1,5 +1,6 @@
 # Azure resources configured by separate resources: storage account network
-# rules, SQL server auditing and threat-detection policies.
+# rules, SQL server auditing and threat-detection policies, SQL server
+# Entra ID administrators.
 package relations
 
 import data.snyk
@@ -21,4 +22,10 @@ relations contains snyk.relation_from_fields(
 	"azurerm_mssql_server.security_alert_policy",
 	{"azurerm_mssql_server": ["name"], "azurerm_sql_server": ["name"]},
 	{"azurerm_mssql_server_security_alert_policy": ["server_name"]},
+)
+
+relations contains snyk.relation_from_fields(
+	"azurerm_mssql_server.active_directory_administrator",
+	{"azurerm_mssql_server": ["id", "name"], "azurerm_sql_server": ["id", "name"]},
+	{"azurerm_sql_active_directory_administrator": ["server_name"]},
 )

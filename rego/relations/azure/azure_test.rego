@@ -18,6 +18,7 @@ state := {
 		"azurerm_sql_server": {"azurerm_sql_server.old": {"attributes": {"name": "acme-old"}}},
 		"azurerm_mssql_server_extended_auditing_policy": {"azurerm_mssql_server_extended_auditing_policy.db": {"attributes": {"server_id": "azurerm_mssql_server.db"}}},
 		"azurerm_mssql_server_security_alert_policy": {"azurerm_mssql_server_security_alert_policy.old": {"attributes": {"server_name": "acme-old"}}},
+		"azurerm_sql_active_directory_administrator": {"azurerm_sql_active_directory_administrator.old": {"attributes": {"server_name": "acme-old", "login": "dba"}}},
 	},
 }
 
@@ -37,4 +38,9 @@ test_sql_server_policies if {
 	related_ids("azurerm_mssql_server", "azurerm_mssql_server.db", "azurerm_mssql_server.extended_auditing_policy") == ["azurerm_mssql_server_extended_auditing_policy.db"] with input as state
 	related_ids("azurerm_mssql_server", "azurerm_mssql_server.db", "azurerm_mssql_server.security_alert_policy") == [] with input as state
 	related_ids("azurerm_sql_server", "azurerm_sql_server.old", "azurerm_mssql_server.security_alert_policy") == ["azurerm_mssql_server_security_alert_policy.old"] with input as state
+}
+
+test_sql_server_entra_administrator if {
+	related_ids("azurerm_sql_server", "azurerm_sql_server.old", "azurerm_mssql_server.active_directory_administrator") == ["azurerm_sql_active_directory_administrator.old"] with input as state
+	related_ids("azurerm_mssql_server", "azurerm_mssql_server.db", "azurerm_mssql_server.active_directory_administrator") == [] with input as state
 }
