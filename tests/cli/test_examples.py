@@ -46,6 +46,8 @@ EXPECTED_FAILURES = [
     ("api.yaml", "RE-CFN-011", "ExportsBucket", ""),
     ("api.yaml", "RE-CFN-015", "Trail", ""),
     ("api.yaml", "RE-CFN-021", "Trail", "LoggingConfiguration"),
+    ("api.yaml", "RE-CFN-022", "Trail", "read"),
+    ("api.yaml", "RE-CFN-022", "Trail", "write"),
     ("kubernetes", "RE-K8S-001", "web", "container[log-shipper]"),
     ("kubernetes", "RE-K8S-002", "web", "container[log-shipper]"),
     ("kubernetes", "RE-K8S-003", "web", "container[log-shipper]"),
@@ -103,6 +105,8 @@ EXPECTED_FAILURES = [
     ("terraform", "RE-AWS-013", "aws_instance.bastion", ""),
     ("terraform", "RE-AWS-016", "aws_kms_key.data", ""),
     ("terraform", "RE-AWS-025", "aws_cloudtrail.main", ""),
+    ("terraform", "RE-AWS-030", "aws_cloudtrail.main", "read"),
+    ("terraform", "RE-AWS-030", "aws_cloudtrail.main", "write"),
 ]
 
 
