@@ -107,6 +107,11 @@ EXPECTED_FAILURES = [
     ("terraform", "RE-AWS-025", "aws_cloudtrail.main", ""),
     ("terraform", "RE-AWS-030", "aws_cloudtrail.main", "read"),
     ("terraform", "RE-AWS-030", "aws_cloudtrail.main", "write"),
+    ("terraform", "RE-AWS-031", "aws_s3_bucket.access_logs", ""),
+    ("terraform", "RE-AWS-031", 'aws_s3_bucket.app["assets"]', ""),
+    ("terraform", "RE-AWS-031", 'aws_s3_bucket.app["uploads"]', ""),
+    ("terraform", "RE-AWS-031", "aws_s3_bucket.audit", ""),
+    ("terraform", "RE-AWS-031", "aws_s3_bucket.site", ""),
 ]
 
 
