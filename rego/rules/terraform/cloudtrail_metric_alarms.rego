@@ -2,6 +2,7 @@
 # the monitored event families: one result per trail and family.
 package rules.tf_aws_cloudtrail_metric_alarms
 
+import data.shipped_lib.aws
 import data.snyk
 import rego.v1
 
@@ -27,26 +28,6 @@ metadata := {
 	],
 }
 
-# Family tag → the words a filter pattern must all contain (API event names,
-# or the fields that single the events out).
-families := {
-	"unauthorized_api_calls": ["UnauthorizedOperation", "AccessDenied"],
-	"console_login_without_mfa": ["ConsoleLogin", "MFAUsed"],
-	"root_usage": ["Root"],
-	"iam_policy_changes": ["CreatePolicy", "DeletePolicy", "AttachRolePolicy", "PutUserPolicy"],
-	"cloudtrail_changes": ["CreateTrail", "UpdateTrail", "DeleteTrail", "StopLogging"],
-	"console_login_failures": ["ConsoleLogin", "Failed authentication"],
-	"kms_key_disabling": ["DisableKey", "ScheduleKeyDeletion"],
-	"s3_policy_changes": ["PutBucketPolicy", "DeleteBucketPolicy"],
-	"config_changes": ["StopConfigurationRecorder", "DeleteDeliveryChannel"],
-	"security_group_changes": ["AuthorizeSecurityGroupIngress", "RevokeSecurityGroupIngress", "CreateSecurityGroup", "DeleteSecurityGroup"],
-	"nacl_changes": ["CreateNetworkAcl", "CreateNetworkAclEntry", "DeleteNetworkAcl", "ReplaceNetworkAclEntry"],
-	"gateway_changes": ["CreateCustomerGateway", "AttachInternetGateway", "DeleteInternetGateway"],
-	"route_table_changes": ["CreateRoute", "CreateRouteTable", "ReplaceRoute", "DeleteRouteTable"],
-	"vpc_changes": ["CreateVpc", "DeleteVpc", "ModifyVpcAttribute", "CreateVpcPeeringConnection"],
-	"organizations_changes": ["organizations.amazonaws.com"],
-}
-
 # [metric name, namespace] of every metric some alarm watches.
 alarmed contains [alarm.metric_name, alarm.namespace] if some alarm in snyk.resources("aws_cloudwatch_metric_alarm")
 
@@ -59,7 +40,7 @@ alarmed_filter(f) if {
 covered contains family if {
 	some f in snyk.resources("aws_cloudwatch_log_metric_filter")
 	is_string(f.pattern)
-	some family, words in families
+	some family, words in aws.event_families
 	every word in words {
 		contains(f.pattern, word)
 	}
@@ -73,7 +54,7 @@ monitored_trails contains trail if {
 
 deny contains info if {
 	some trail in monitored_trails
-	some family, _ in families
+	some family, _ in aws.event_families
 	not family in covered
 	info := {
 		"resource": trail,
@@ -84,5 +65,5 @@ deny contains info if {
 
 resources contains {"resource": trail, "result_tag": family} if {
 	some trail in monitored_trails
-	some family, _ in families
+	some family, _ in aws.event_families
 }
