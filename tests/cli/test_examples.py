@@ -71,6 +71,7 @@ EXPECTED_FAILURES = [
     ("kubernetes", "RE-K8S-024", "nightly-deploy", ""),
     ("kubernetes", "RE-K8S-024", "web", ""),
     ("kubernetes", "RE-K8S-024", "worker", ""),
+    ("kubernetes", "RE-K8S-027", "nightly-deploy", ""),
     ("plan.json", "RE-AWS-011", "aws_instance.worker", "root_block_device"),
     ("plan.json", "RE-AWS-012", "aws_iam_policy.deploy", "statement[Deploy]"),
     ("plan.json", "RE-AWS-017", "aws_lambda_function.api", "aws_lambda_permission.public_url"),
