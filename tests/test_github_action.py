@@ -238,4 +238,4 @@ def test_every_run_step_works_in_a_fresh_venv_with_no_go_and_no_opa(
     assert ran == [("Install rego-engine", 0), ("Scan", 0), ("Fail on the scan's exit code", 1)]
     assert outputs["exit-code"] == "1"
     log = validate_sarif((workspace / "rego-engine.sarif").read_bytes())
-    assert len(log["runs"][0]["results"]) == 62
+    assert len(log["runs"][0]["results"]) == 81

@@ -148,7 +148,7 @@ def test_the_installed_wheel_scans_and_compiles_rules_with_no_go_and_no_opa(
         for result in rules["results"]
         if not result["passed"]
     )
-    assert len(failing) == 62
+    assert len(failing) == 81
     assert failing == _expected_failures()
 
     version = installed("version")
@@ -316,7 +316,7 @@ def test_the_source_hook_installs_from_this_checkout_and_scans(tmp_path: Path) -
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "rego-engine scan" in proc.stdout and "Failed" in proc.stdout
     assert "RE-K8S-001  Containers do not run privileged" in proc.stdout
-    assert "22 rules, 9 resources: 69 passed, 17 failed, 0 ignored, 0 errors" in proc.stdout
+    assert "27 rules, 9 resources: 76 passed, 24 failed, 0 ignored, 0 errors" in proc.stdout
     clean = _try_repo(_repository(tmp_path / "site", NO_IAC_FILES), "rego-engine-scan", env)
     assert clean.returncode == 0, clean.stdout[-3000:] + clean.stderr[-3000:]
     assert "Passed" in clean.stdout and "nothing to scan" in clean.stdout
@@ -334,7 +334,7 @@ def test_the_system_hook_runs_the_installed_wheel_with_no_go_and_no_opa(
     proc = _try_repo(findings, "rego-engine-scan-system", env)
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "RE-K8S-001  Containers do not run privileged" in proc.stdout
-    assert "22 rules, 9 resources: 69 passed, 17 failed, 0 ignored, 0 errors" in proc.stdout
+    assert "27 rules, 9 resources: 76 passed, 24 failed, 0 ignored, 0 errors" in proc.stdout
     clean = _try_repo(_repository(tmp_path / "site", NO_IAC_FILES), "rego-engine-scan-system", env)
     assert clean.returncode == 0, clean.stdout[-3000:] + clean.stderr[-3000:]
     assert "Passed" in clean.stdout

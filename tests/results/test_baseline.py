@@ -167,7 +167,7 @@ def test_the_cli_writes_and_reads_a_baseline(tree: Path) -> None:
 def test_a_baseline_of_the_examples_covers_every_input_type(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Terraform, a plan, CloudFormation and Kubernetes: the examples' 62 failures
+    """Terraform, a plan, CloudFormation and Kubernetes: the examples' 81 failures
     recorded, then reported as ignored in every format, and the scan passes."""
     repo = Path(__file__).resolve().parents[2]
     monkeypatch.chdir(repo)
@@ -175,7 +175,7 @@ def test_a_baseline_of_the_examples_covers_every_input_type(
     wrote = CliRunner().invoke(app, ["scan", "examples/", "--baseline-write", str(path)])
     assert wrote.exit_code == 1
     recorded = json.loads(path.read_text())["findings"]
-    assert len(recorded) == 62
+    assert len(recorded) == 81
     assert {f["resource_type"].split("_")[0].split("::")[0] for f in recorded} >= {
         "aws",
         "AWS",
@@ -195,7 +195,7 @@ def test_a_baseline_of_the_examples_covers_every_input_type(
         for r in rule["results"]
         if not r["passed"]
     ]
-    assert len(failing) == 62 and all(r["ignored"] for r in failing)
+    assert len(failing) == 81 and all(r["ignored"] for r in failing)
     sarif = json.loads(outputs["sarif"].read_text())
     assert all(r.get("suppressions") for r in sarif["runs"][0]["results"])
     assert 'failures="0"' in outputs["junit"].read_text()

@@ -125,8 +125,8 @@ def test_sarif_of_the_examples_is_valid(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir(REPO)
     examples = scan([Path("examples")], shipped_rule_files())
     log = validate_sarif(sarif.render(examples))
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 140
-    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 62
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 172
+    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 81
 
 
 def test_sarif_rules_and_results(report: ScanReport) -> None:

@@ -70,3 +70,11 @@ relations contains snyk.relation_from_fields(
 	{"AWS::Lambda::Function": ["id", "FunctionName"]},
 	{"AWS::Lambda::Permission": ["FunctionName"]},
 )
+
+# VPCs and the flow logs that record their traffic (a flow log's ResourceId
+# names a VPC, a subnet or a network interface; only VPCs join here).
+relations contains snyk.relation_from_fields(
+	"AWS::EC2::VPC.FlowLog",
+	{"AWS::EC2::VPC": ["id"]},
+	{"AWS::EC2::FlowLog": ["ResourceId"]},
+)

@@ -23,6 +23,12 @@ state := {
 		"AWS::IAM::InstanceProfile": {"AppProfile": {"attributes": {"Roles": ["AppRole"]}}},
 		"AWS::Lambda::Function": {"Api": {"attributes": {}}},
 		"AWS::Lambda::Permission": {"ApiInvoke": {"attributes": {"FunctionName": "Api"}}},
+		"AWS::EC2::VPC": {"Main": {"attributes": {}}, "Spare": {"attributes": {}}},
+		"AWS::EC2::Subnet": {"Public": {"attributes": {"VpcId": "Main"}}},
+		"AWS::EC2::FlowLog": {
+			"MainLog": {"attributes": {"ResourceId": "Main", "ResourceType": "VPC"}},
+			"SubnetLog": {"attributes": {"ResourceId": "Public", "ResourceType": "Subnet"}},
+		},
 	},
 }
 
@@ -55,4 +61,9 @@ test_role if {
 
 test_lambda_permission if {
 	related("AWS::Lambda::Function", "Api", "AWS::Lambda::Function.Permission") == {"ApiInvoke"} with input as state
+}
+
+test_vpc_flow_log if {
+	related("AWS::EC2::VPC", "Main", "AWS::EC2::VPC.FlowLog") == {"MainLog"} with input as state
+	related("AWS::EC2::VPC", "Spare", "AWS::EC2::VPC.FlowLog") == set() with input as state
 }

@@ -72,3 +72,24 @@ cfn_true(v) if {
 	is_string(v)
 	lower(v) == "true"
 }
+
+# CloudTrail event families that should raise alarms: tag → the words a
+# metric filter pattern must all contain (API event names, or the fields that
+# single the events out).
+event_families := {
+	"unauthorized_api_calls": ["UnauthorizedOperation", "AccessDenied"],
+	"console_login_without_mfa": ["ConsoleLogin", "MFAUsed"],
+	"root_usage": ["Root"],
+	"iam_policy_changes": ["CreatePolicy", "DeletePolicy", "AttachRolePolicy", "PutUserPolicy"],
+	"cloudtrail_changes": ["CreateTrail", "UpdateTrail", "DeleteTrail", "StopLogging"],
+	"console_login_failures": ["ConsoleLogin", "Failed authentication"],
+	"kms_key_disabling": ["DisableKey", "ScheduleKeyDeletion"],
+	"s3_policy_changes": ["PutBucketPolicy", "DeleteBucketPolicy"],
+	"config_changes": ["StopConfigurationRecorder", "DeleteDeliveryChannel"],
+	"security_group_changes": ["AuthorizeSecurityGroupIngress", "RevokeSecurityGroupIngress", "CreateSecurityGroup", "DeleteSecurityGroup"],
+	"nacl_changes": ["CreateNetworkAcl", "CreateNetworkAclEntry", "DeleteNetworkAcl", "ReplaceNetworkAclEntry"],
+	"gateway_changes": ["CreateCustomerGateway", "AttachInternetGateway", "DeleteInternetGateway"],
+	"route_table_changes": ["CreateRoute", "CreateRouteTable", "ReplaceRoute", "DeleteRouteTable"],
+	"vpc_changes": ["CreateVpc", "DeleteVpc", "ModifyVpcAttribute", "CreateVpcPeeringConnection"],
+	"organizations_changes": ["organizations.amazonaws.com"],
+}

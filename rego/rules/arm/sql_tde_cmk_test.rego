@@ -1,0 +1,26 @@
+package rules.arm_sql_tde_cmk_test
+
+import data.rules.arm_sql_tde_cmk as rule
+import rego.v1
+
+child(server, props) := {"attributes": {"_parent_id": sprintf("Microsoft.Sql/servers/%s", [server]), "properties": props}}
+
+state := {
+	"input_type": "arm",
+	"resources": {
+		"Microsoft.Sql/servers": {
+			"Microsoft.Sql/servers/good": {"attributes": {"properties": {"administratorLogin": "sa"}}},
+			"Microsoft.Sql/servers/bad": {"attributes": {"properties": {"administratorLogin": "sa"}}},
+		},
+		"Microsoft.Sql/servers/encryptionProtector": {
+			"Microsoft.Sql/servers/good/encryptionProtector/current": child("good", {"serverKeyType": "AzureKeyVault", "serverKeyName": "vault_key_1"}),
+			"Microsoft.Sql/servers/bad/encryptionProtector/current": child("bad", {"serverKeyType": "ServiceManaged"}),
+		},
+	},
+}
+
+test_servers_without_the_setting_fail if {
+	failures := {i.resource._id | some i in rule.deny} with input as state
+	failures == {"Microsoft.Sql/servers/bad"}
+	count(rule.resources) == 2 with input as state
+}
