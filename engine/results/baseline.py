@@ -93,7 +93,7 @@ def load_baseline(path: Path) -> Baseline:
     entries = doc.get("findings")
     if not isinstance(entries, list):
         raise BaselineError(f"{path}: 'findings' must be a list")
-    findings = set()
+    findings: set[Finding] = set()
     for position, entry in enumerate(entries):
         if not isinstance(entry, dict) or not all(
             isinstance(entry.get(k), str) for k in _FIELDS
@@ -101,8 +101,9 @@ def load_baseline(path: Path) -> Baseline:
             raise BaselineError(
                 f"{path}: finding {position} must have the strings {', '.join(_FIELDS)}"
             )
-        findings.add(tuple(entry[k] for k in _FIELDS))
-    return Baseline(str(path), frozenset(findings))  # type: ignore[arg-type]
+        rule, namespace, rtype, rid, tag = (entry[k] for k in _FIELDS)
+        findings.add((rule, namespace, rtype, rid, tag))
+    return Baseline(str(path), frozenset(findings))
 
 
 def apply_baseline(report: ScanReport, baseline: Baseline) -> int:

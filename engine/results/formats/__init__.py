@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine.results.report import ScanReport
 
 FORMATS = ("table", "json", "sarif", "junit", "github")
@@ -44,13 +46,14 @@ def render(
     if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
     module = importlib.import_module(f"engine.results.formats.{_MODULES[fmt]}")
+    render_format: Callable[..., bytes] = module.render
     if fmt == "table":
         if width is None:
-            return module.render(report, color=color, quiet=quiet, show_ignored=show_ignored)
-        return module.render(
+            return render_format(report, color=color, quiet=quiet, show_ignored=show_ignored)
+        return render_format(
             report, color=color, width=width, quiet=quiet, show_ignored=show_ignored
         )
-    return module.render(report)
+    return render_format(report)
 
 
 @dataclass(frozen=True)
