@@ -246,6 +246,7 @@ def scan_in_workers(
                         _give_next(pool, worker, waiting, attempts)
                 busy = {w.connection: w for w in pool.workers if w.holding is not None}
                 for ready in wait(list(busy), timeout=_POLL_SECONDS):
+                    # typeshed widens wait()'s result; it returns the connections it was given
                     worker = busy[ready]  # type: ignore[index]
                     position = worker.holding
                     assert position is not None
