@@ -56,7 +56,7 @@ CLUSTER_SCOPED_KINDS = frozenset(
 )
 """Built-in kinds whose objects live outside any namespace."""
 
-POD_SPEC_PATHS: dict[str, AttributePath] = {
+POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     "Pod": ("spec",),
     "Deployment": ("spec", "template", "spec"),
     "StatefulSet": ("spec", "template", "spec"),

@@ -18,6 +18,7 @@ _FN_TAGS = (
 """CloudFormation intrinsics whose short form ``!X`` is ``{"Fn::X": ...}``."""
 
 
+# The base is libyaml's loader where PyYAML has it, so its type is only known at run time.
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML plus CloudFormation's short-form intrinsic tags; a key twice
     in one mapping is an error, as in go-yaml v3 (YAML requires unique keys)."""
@@ -64,6 +65,7 @@ def _construct_plain(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
         return loader.construct_mapping(node, deep=True)
     if isinstance(node, yaml.SequenceNode):
         return loader.construct_sequence(node, deep=True)
+    assert isinstance(node, yaml.ScalarNode)
     return loader.construct_scalar(node)
 
 
