@@ -230,7 +230,8 @@ def _trampoline(env: int, _caller: int, args_and_results: int, count: int) -> in
         result = handler(
             *_RAW_I32S[count].unpack(ctypes.string_at(args_and_results, _RAW_VALUE_SIZE * count))
         )
-        if returns:  # a returning handler answers an int (None raises here: a trap)
+        if returns:
+            # a returning handler answers an int (a None raises here: a trap)
             ctypes.c_uint32.from_address(args_and_results).value = result  # type: ignore[assignment]
         return 0
     except BaseException as exc:
