@@ -1,6 +1,6 @@
 """This engine beside snyk's policy engine (Go) on the same inputs and relation rules.
 
-    .venv/bin/python bench/bench_peers.py [N ...] [--rounds R]
+    .venv/bin/python bench/bench_peers.py [N ...] [--rounds R] [--repo DIR ...]
     SNYK_PE=/path/to/policy-engine .venv/bin/python bench/bench_peers.py
 
 For each N (default 1, 100, 1,000, 10,000) it writes N ``aws_s3_bucket``
@@ -19,6 +19,17 @@ relations (the State into Wasm, relations evaluated and indexed), rules,
 results (judgements built into results), attributes (the reads recorded
 while each rule ran turned into the attribute paths it read, and located) and
 output (the JSON report).
+
+Each ``--repo DIR`` (repeatable) names a directory checked out locally (a
+public module collection, template samples, manifests; nothing is fetched)
+whose loading is measured the same way: ``rego-engine state DIR`` against
+snyk's engine run with no rules on ``DIR``, ``R`` back-to-back pairs after one
+unmeasured run of each, the median CPU seconds and peak RSS of each engine and
+their ratios, and our CPU above ``rego-engine --version`` measured in the same
+rounds. With ``--repo`` and no N only the directories are measured. Children
+run with ``PYTHONDONTWRITEBYTECODE`` removed from their environment, so
+Python's bytecode cache is warm as in an installed engine; the load average is
+printed before and after, since other work on the machine moves the figures.
 Nothing is asserted.
 """
 
@@ -327,11 +338,15 @@ class Sample:
     rss_mib: float
 
 
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The children's environment: Python may write its bytecode cache, as installed."""
+
+
 def run_child(argv: list[str], ok: Callable[[int], bool], out: Any = subprocess.DEVNULL) -> Sample:
     """Run ``argv`` with its output sent to ``out`` (discarded by default), and measure it."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err)
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, env=CHILD_ENV)
         _pid, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -378,6 +393,60 @@ def ours_argv(rules: Path, target: Path) -> list[str]:
 def theirs_argv(binary: str, rules: Path, target: Path) -> list[str]:
     """A run of snyk's policy engine, its JSON report on stdout."""
     return [binary, "run", "-d", str(rules), str(target)]
+
+
+def ours_state_argv(target: Path) -> list[str]:
+    """This engine loading ``target`` into States (no rules), States on stdout."""
+    exe = Path(sys.executable).with_name("rego-engine")
+    return [str(exe), "state", str(target)]
+
+
+def ours_version_argv() -> list[str]:
+    """This engine's start-up alone."""
+    return [str(Path(sys.executable).with_name("rego-engine")), "--version"]
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def measure_repos(repos: list[Path], theirs: str | None, rounds: int, root: Path) -> None:
+    """Loading of each directory in ``repos``: ours against snyk's engine with no rules."""
+    no_rules = root / "no-rules"
+    no_rules.mkdir()
+    # ``state`` exits 2 when an input could not be loaded; the others' States are printed.
+    ours_ok: Callable[[int], bool] = lambda code: code in (0, 2)  # noqa: E731
+    version_cmd = ours_version_argv()
+    run_child(version_cmd, lambda code: code == 0)
+    header = f"{'directory':<32} {'ours cpu':>8} {'above start':>11} {'rss':>7}"
+    if theirs:
+        header += f"  {'theirs cpu':>10} {'rss':>7}  {'cpu ratio':>9} {'rss ratio':>9}"
+    print(header, flush=True)
+    for repo in repos:
+        ours_cmd = ours_state_argv(repo)
+        run_child(ours_cmd, ours_ok)  # warm-up: bytecode and parser caches
+        theirs_cmd = theirs_argv(theirs, no_rules, repo) if theirs else None
+        if theirs_cmd:
+            run_child(theirs_cmd, lambda code: code == 0)
+        ours: list[Sample] = []
+        peer: list[Sample] = []
+        start_up: list[Sample] = []
+        for _ in range(rounds):
+            ours.append(run_child(ours_cmd, ours_ok))
+            if theirs_cmd:
+                peer.append(run_child(theirs_cmd, lambda code: code == 0))
+            start_up.append(run_child(version_cmd, lambda code: code == 0))
+        mine = median(ours)
+        above = mine.cpu - median(start_up).cpu
+        line = f"{repo.name[:32]:<32} {mine.cpu:>7.2f}s {above:>10.2f}s {mine.rss_mib:>4.0f}MiB"
+        if theirs_cmd:
+            other = median(peer)
+            line += (
+                f"  {other.cpu:>9.2f}s {other.rss_mib:>4.0f}MiB"
+                f"  {mine.cpu / other.cpu:>8.2f}x {mine.rss_mib / other.rss_mib:>8.2f}x"
+            )
+        print(line, flush=True)
 
 
 def phases(rules: Path, target: Path) -> dict[str, float]:
@@ -427,14 +496,27 @@ def phases(rules: Path, target: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("sizes", nargs="*", type=int, default=DEFAULT_SIZES)
+    parser.add_argument("sizes", nargs="*", type=int)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory checked out locally whose loading is measured (repeatable)",
+    )
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    for repo in args.repo:
+        if not repo.is_dir():
+            parser.error(f"--repo {repo}: no such directory")
+    sizes = args.sizes or ([] if args.repo else DEFAULT_SIZES)
     theirs = os.environ.get("SNYK_PE")
     if theirs and not Path(theirs).is_file():
         parser.error(f"SNYK_PE={theirs}: no such file")
+    print(f"load average before: {load_average()}", flush=True)
     # A scan exits 1 when it finds failing results; the Go engine exits 0.
     ours_ok: Callable[[int], bool] = lambda code: code in (0, 1)  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="bench-peers-") as temp:
@@ -452,8 +534,9 @@ def main() -> None:
                 f"{p:>9}"
                 for p in ("load", "relations", "rules", "results", "attributes", "output")
             )
-        print(header, flush=True)
-        for n in args.sizes:
+        if sizes:
+            print(header, flush=True)
+        for n in sizes:
             hcl = root / f"hcl-{n}"
             write_hcl(n, hcl)
             plan = root / f"plan-{n}.json"
@@ -491,6 +574,9 @@ def main() -> None:
                     split = phases(rules, target)
                     line += "  " + " ".join(f"{split[p]:>8.2f}s" for p in split)
                 print(line, flush=True)
+        if args.repo:
+            measure_repos(args.repo, theirs, args.rounds, root)
+    print(f"load average after: {load_average()}", flush=True)
 
 
 if __name__ == "__main__":

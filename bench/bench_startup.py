@@ -7,7 +7,7 @@ Times, as child processes, ``python -c pass``, ``rego-engine --help``,
 ``aws_s3_bucket`` with the shipped rule pack (run once first so the compile
 cache is warm), beside the floor click sets: ``--help`` of a two-command
 click app and one of its commands run, and, when Typer is installed, the same
-app on Typer (which coerces parameters with pydantic) for comparison. Every
+app on Typer (with its default Rich help) for comparison. Every
 command runs once unmeasured first, with ``PYTHONDONTWRITEBYTECODE`` removed
 from its environment, so Python's bytecode cache is warm too, as in an
 installed engine. Each line is the median of

@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/fuzz.py [EXAMPLES]
 
-Runs the targets of ``tests/fuzz_targets.py`` and ``tests/fuzz_boundaries.py``
-(the bundle reader, the host boundary of a hand-made module) and the
+Runs the targets of ``tests/fuzz_targets.py``, ``tests/fuzz_boundaries.py``
+(the bundle reader, the host boundary of a hand-made module) and
+``tests/fuzz_text_targets.py`` (the configuration file, the inline-suppression
+scanner) and the
 relation-index properties of the test suite with hypothesis, EXAMPLES
 examples each (default 5,000), and prints the examples run and the time per
 target; a failure prints hypothesis's minimal failing example and exits 1. A
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "relat
 
 import fuzz_boundaries
 import fuzz_targets as fuzz
+import fuzz_text_targets
 import test_fuzz_properties
 import test_relation_index
 from hypothesis import HealthCheck, given, settings
@@ -54,6 +57,12 @@ def main() -> int:
         "host boundary (a hand-made module's addresses and lengths)": given(
             fuzz_boundaries.host_cases
         )(fuzz_boundaries.host_boundary),
+        "configuration file (.rego-engine.yaml, trusted and found)": given(
+            fuzz_text_targets.config_files
+        )(fuzz_text_targets.load_config_bytes),
+        "inline-suppression scanner (line breaks of every kind)": given(
+            fuzz_text_targets.suppression_texts
+        )(fuzz_text_targets.scan_suppressions),
         "relation index against nested loops": given(relations())(
             test_relation_index.test_join_equals_nested_loops.hypothesis.inner_test
         ),

@@ -51,6 +51,8 @@ CLUSTER_SCOPED = "keyed without 'default.': a cluster-scoped kind" + DELIBERATE
 FOR_EACH_KEY = 'for_each key spelled as Terraform writes it (["dev"])' + DELIBERATE
 SENSITIVE = "sensitive value kept as written" + DELIBERATE
 GET_ATT = "Fn::GetAtt of an attribute other than Arn gives the logical id" + DELIBERATE
+SUB_JOIN = "Fn::Sub/Fn::Join give the string they build" + DELIBERATE
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(::[A-Za-z0-9]+)*\Z")
 MASKED = "******"
 """How snyk's loaders write a sensitive value."""
 _QUOTED_KEY = re.compile(r'\[("(?:[^"\\]|\\.)*")\]')
@@ -173,6 +175,20 @@ def _get_att_names(theirs: Any) -> Any:
     return theirs
 
 
+def _built_strings(ours: Any, theirs: Any) -> Any:
+    """snyk's value with each name (or list of names) a ``Fn::Sub``/``Fn::Join`` refers
+    to replaced by the string this engine built there."""
+    if isinstance(ours, str) and ours != theirs and not _NAME.match(ours):
+        names = theirs if isinstance(theirs, list) else [theirs]
+        if names and all(isinstance(n, str) and _NAME.match(n) for n in names):
+            return ours
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return {k: _built_strings(ours[k], v) if k in ours else v for k, v in theirs.items()}
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
+        return [_built_strings(a, b) for a, b in zip(ours, theirs, strict=True)]
+    return theirs
+
+
 def _masked(ours: Any, theirs: Any) -> Any:
     """``ours`` with every value snyk writes as ``"******"`` masked the same way."""
     if theirs == MASKED:
@@ -235,6 +251,12 @@ def compare_case(case: Path, expected: dict[str, Any], tally: FormatTally) -> No
             named = {**resource, "attributes": _get_att_names(resource.get("attributes"))}
             if cause is not None and _resource_difference(mine, named) is None:
                 cause, deliberate = None, [*deliberate, GET_ATT]
+            built = {
+                **named,
+                "attributes": _built_strings(mine.get("attributes"), named.get("attributes")),
+            }
+            if cause is not None and _resource_difference(mine, built) is None:
+                cause, deliberate = None, [*deliberate, SUB_JOIN]
         if cause is None and not deliberate:
             tally.equal += 1
             continue

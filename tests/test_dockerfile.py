@@ -101,14 +101,21 @@ def test_every_base_image_is_pinned_by_version(
     assert not problems, problems
 
 
-def test_the_builder_builds_the_pinned_opa_and_a_wheel_with_the_pack(
+def test_the_builder_builds_the_pinned_static_opa_and_a_wheel_carrying_it_and_the_pack(
     dockerfile: tuple[dict[str, str], list[Stage]],
 ) -> None:
     _args, stages = dockerfile
     builder = next(s for s in stages if s.name == "builder")
     runs = builder.args("RUN")
-    assert runs[0] == "bash wasm/build-opa.sh"
-    assert any("python -m build --wheel" in r and "rule-pack.tar.gz" in r for r in runs)
+    assert runs[0] == (
+        "cd wasm && CGO_ENABLED=0 go build -trimpath -o /opt/opa/opa "
+        "github.com/open-policy-agent/opa"
+    )
+    assert builder.args("ENV")[-1] == "REGO_ENGINE_OPA=/opt/opa/opa"  # the wheel's opa
+    assert any(
+        "python -m build --wheel" in r and "rule-pack.tar.gz" in r and "engine/shipped/opa/opa" in r
+        for r in runs
+    )
     assert any(c.startswith("--from=go /usr/local/go ") for c in builder.args("COPY"))
     go = next(s for s in stages if s.name == "go")
     go_version = re.search(r":(\d+\.\d+\.\d+)", go.image)

@@ -1,11 +1,14 @@
-"""The wheel's ``build_py`` step: the shipped files and the precompiled rule pack.
+"""The wheel's ``build_py`` step: the shipped files, ``opa`` and the precompiled rule pack.
 
 ``rego/``, ``builtins/*.json`` and ``wasm/go.mod`` stay at the top of the source
-tree; a wheel gets copies of them in ``engine/shipped/`` and the shipped rule
-pack compiled by ``rego-engine build`` into ``engine/shipped/rule-pack.tar.gz``.
-Without a usable ``opa`` the pack is left out (with a warning) and an installed
-engine compiles the shipped rules as a source checkout does. Editable installs
-read the source tree directly and get neither.
+tree; a wheel gets copies of them in ``engine/shipped/``, the pinned ``opa`` in
+``engine/shipped/opa/`` (:mod:`rego_engine_build.bundled_opa`), and the shipped
+rule pack compiled by ``rego-engine build`` with that ``opa`` into
+``engine/shipped/rule-pack.tar.gz``. Without an ``opa`` the build fails, unless
+it was told to leave ``opa`` out; then the pack is left out as well (with a
+warning) and the installed engine compiles the shipped rules with the ``opa``
+its user supplies. Editable installs read the source tree directly and get none
+of these.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import sys
 from pathlib import Path
 
 from setuptools.command.build_py import build_py
+
+from rego_engine_build import bundled_opa
 
 SHIPPED = Path("engine") / "shipped"
 PACK = "rule-pack.tar.gz"
@@ -45,13 +50,19 @@ def pack_rule_files(source: Path) -> list[Path]:
     )
 
 
-def build_pack(source: Path, output: Path) -> str | None:
+def build_pack(source: Path, output: Path, opa: Path | None = None) -> str | None:
     """Compile the shipped pack of ``source`` into ``output`` with ``rego-engine build``
-    run from that tree; returns why it could not be built, or None."""
+    run from that tree (with the ``opa`` given, else the one it finds); returns why
+    it could not be built, or None."""
     args = [sys.executable, "-m", "engine", "build", "-o", str(output.resolve())]
     for rule_file in pack_rule_files(source):
         args += ["-d", str(rule_file)]
-    env = {**os.environ, "PYTHONPATH": str(source.resolve())}
+    # pip's isolated build environment reaches its packages through PYTHONPATH: keep it.
+    inherited = os.environ.get("PYTHONPATH")
+    search = [str(source.resolve()), *([inherited] if inherited else [])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(search)}
+    if opa is not None:
+        env["REGO_ENGINE_OPA"] = str(opa.resolve())
     proc = subprocess.run(args, cwd=source, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         output.unlink(missing_ok=True)
@@ -60,7 +71,7 @@ def build_pack(source: Path, output: Path) -> str | None:
 
 
 class BuildPy(build_py):
-    """``build_py`` that adds the shipped files and the precompiled rule pack."""
+    """``build_py`` that adds the shipped files, ``opa`` and the precompiled rule pack."""
 
     def run(self) -> None:
         super().run()
@@ -69,9 +80,20 @@ class BuildPy(build_py):
         source = Path.cwd()
         target = Path(self.build_lib) / SHIPPED
         copy_shipped_files(source, target)
-        problem = build_pack(source, target / PACK)
+        if bundled_opa.opted_out():
+            problem = build_pack(source, target / PACK)
+            if problem is not None:
+                self.warn(
+                    f"{bundled_opa.OPT_OUT} is set and the shipped rule pack was not "
+                    f"precompiled; the installed engine compiles it with opa at scan time:\n"
+                    f"{problem}"
+                )
+            return
+        version = bundled_opa.pinned_version(source)
+        try:
+            opa = bundled_opa.bundle(bundled_opa.locate(source), version, target / "opa")
+        except bundled_opa.BundleError as exc:
+            raise SystemExit(f"error: {exc}") from None
+        problem = build_pack(source, target / PACK, opa)
         if problem is not None:
-            self.warn(
-                "the shipped rule pack was not precompiled; the installed engine will "
-                f"compile it with opa at scan time:\n{problem}"
-            )
+            raise SystemExit(f"error: the shipped rule pack could not be compiled:\n{problem}")

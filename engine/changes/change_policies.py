@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.inputs.state import State
 from engine.relations.snyk_api import RelationSetup, RelationsUnavailable, SnykApi
-from engine.rules.compiler import CompileError, compile_policy
+from engine.rules.compiler import CompiledPolicy, CompileError, compile_policy
 from engine.rules.rego_outline import outline
 from engine.rules.rule_set import (
     DISPATCH_FILE,
@@ -129,6 +129,21 @@ def _read_verdicts(
             )
 
 
+def _compile_policies(full: PolicySources, policies: dict[str, set[str]]) -> CompiledPolicy:
+    """The module of ``policies`` with the dispatch and change modules beside ``full``."""
+    attempt = PolicySources(
+        rego_files=[
+            *full.rego_files,
+            RegoFile(Path(DISPATCH_FILE), DISPATCH_FILE, dispatch_module([]), 1),
+            RegoFile(Path(_CHANGES_FILE), _CHANGES_FILE, changes_module(policies), 1),
+        ],
+        data=full.data,
+        data_files=full.data_files,
+    )
+    entrypoints = [RELATIONS_ENTRYPOINT] + [_entrypoint(i) for i in range(len(policies))]
+    return compile_policy(attempt, entrypoints)
+
+
 def evaluate_policies(
     rule_paths: list[Path],
     change_set: dict[str, Any],
@@ -150,19 +165,8 @@ def evaluate_policies(
             f"that defines risk or decision (searched {', '.join(map(str, rule_paths))})"
         )
         return out
-    module = changes_module(policies)
-    attempt = PolicySources(
-        rego_files=[
-            *full.rego_files,
-            RegoFile(Path(DISPATCH_FILE), DISPATCH_FILE, dispatch_module([]), 1),
-            RegoFile(Path(_CHANGES_FILE), _CHANGES_FILE, module, 1),
-        ],
-        data=full.data,
-        data_files=full.data_files,
-    )
-    entrypoints = [RELATIONS_ENTRYPOINT] + [_entrypoint(i) for i in range(len(policies))]
     try:
-        policy = compile_policy(attempt, entrypoints)
+        policy = _compile_policies(full, policies)
     except CompileError as exc:
         out.errors += [str(m) for m in exc.errors]
         return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,39 +112,21 @@ def install(prog_name: str, shell: str) -> Path:
     return script
 
 
-def _show(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+def show_completion(ctx: click.Context, value: bool) -> None:
+    """``--show-completion``: print the script of the current shell and exit."""
     if value and not ctx.resilient_parsing:
         click.echo(completion_script(ctx.find_root().info_name or "rego-engine", _current_shell()))
         ctx.exit()
 
 
-def _install(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+def install_completion(ctx: click.Context, value: bool) -> None:
+    """``--install-completion``: install the script of the current shell and exit."""
     if value and not ctx.resilient_parsing:
         shell = _current_shell()
         path = install(ctx.find_root().info_name or "rego-engine", shell)
         click.echo(f"{shell} completion installed in {path}")
         click.echo("Completion will take effect once you restart the terminal")
         ctx.exit()
-
-
-def completion_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Add ``--install-completion`` and ``--show-completion`` to a command."""
-    function = click.option(
-        "--show-completion",
-        is_flag=True,
-        expose_value=False,
-        is_eager=True,
-        callback=_show,
-        help="Show completion for the current shell, to copy it or customize the installation.",
-    )(function)
-    return click.option(
-        "--install-completion",
-        is_flag=True,
-        expose_value=False,
-        is_eager=True,
-        callback=_install,
-        help="Install completion for the current shell.",
-    )(function)
 
 
 def run_completion(command: click.Command, ctx_args: Any, prog_name: str) -> None:

@@ -4,54 +4,36 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Annotated
 
-import click
+from engine.cli.app import debug_enabled, fail
+from engine.cli.options import (
+    argument,
+    check_bounds,
+    data_option,
+    memory_option,
+    option,
+    seconds_option,
+)
+from engine.cli.settings import command, settings
 
-from engine.cli.app import argument, debug_enabled, fail
-from engine.cli.options import PATHS, check_bounds, repeatable
+
+@settings
+class EvalSettings:
+    ref: Annotated[
+        str, argument(label="<str>", help="The data reference to evaluate, e.g. data.pkg.rule.")
+    ]
+    data: Annotated[list[Path], data_option("Policy or data file or directory (repeatable).")]
+    input_path: Annotated[
+        Path | None,
+        option("-i", "--input", label="<path>", help="Input document (JSON or YAML)."),
+    ] = None
+    timeout: Annotated[float, seconds_option("Seconds the evaluation may take.")] = 30.0
+    max_memory: Annotated[int, memory_option("MiB of Wasm memory the evaluation may use.")] = 2048
 
 
-@argument("ref", label="<str>", help="The data reference to evaluate, e.g. data.pkg.rule.")
-@repeatable(
-    "-d",
-    "--data",
-    "data",
-    type=PATHS,
-    label="<list[Path]>",
-    help="Policy or data file or directory (repeatable).",
-    required=True,
-)
-@click.option(
-    "-i",
-    "--input",
-    "input_path",
-    type=PATHS,
-    metavar="<path>",
-    help="Input document (JSON or YAML).",
-)
-@click.option(
-    "--timeout",
-    type=float,
-    default=30.0,
-    show_default=True,
-    metavar="<float>",
-    help="Seconds the evaluation may take.",
-)
-@click.option(
-    "--max-memory",
-    type=int,
-    default=2048,
-    show_default=True,
-    metavar="<int>",
-    help="MiB of Wasm memory the evaluation may use.",
-)
-def eval_command(
-    ref: str,
-    data: list[Path],
-    input_path: Path | None,
-    timeout: float,
-    max_memory: int,
-) -> None:
+@command(EvalSettings)
+def eval_command(settings: EvalSettings) -> None:
     """Evaluate REF and print its value as JSON (nothing when it is undefined)."""
     from engine.evaluation.data_reference import eval_ref, read_input
     from engine.rules.compiler import CompileError
@@ -60,11 +42,12 @@ def eval_command(
     from engine.wasm import values
     from engine.wasm.host import EvalError, Limits
 
+    timeout, max_memory, ref = settings.timeout, settings.max_memory, settings.ref
     check_bounds("--timeout/--max-memory", timeout, max_memory)
     try:
-        input_json = read_input(input_path) if input_path is not None else None
+        input_json = read_input(settings.input_path) if settings.input_path is not None else None
         result = eval_ref(
-            data,
+            settings.data,
             ref,
             input_json=input_json,
             # The value asked for is the output: bounded only by the Wasm memory.

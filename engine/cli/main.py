@@ -1,7 +1,7 @@
 """The ``rego-engine`` command line: a thin layer over the library API.
 
 Each command lives in the module of its group; this module registers them on
-the application in the order ``--help`` lists them.
+the Typer application in the order ``--help`` lists them.
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 import sys
 
 import click
+import typer
 
 from engine.cli import diff, evaluate, relations, rules, scan, state, testing, version
-from engine.cli.app import EXIT_ERROR, app, debug_enabled
+from engine.cli.app import EXIT_ERROR, Command, Group, debug_enabled, typer_app
 from engine.core.cancellation import Cancelled, handling_signals
 from engine.core.internal_errors import internal_error
 
@@ -30,8 +31,13 @@ _COMMANDS = (
 )
 """Each command: its name, its function and the line ``--help`` lists it with."""
 
+app = typer.main.get_command(typer_app)
+"""The application as a click group (what the console script and tests run)."""
+
 for _name, _function, _short_help in _COMMANDS:
-    app.command(_name, short_help=_short_help)(_function)
+    typer_app.command(_name, short_help=_short_help, cls=Command)(_function)
+assert isinstance(app, Group)
+app.register(typer_app.registered_commands)  # each built when it runs
 
 __all__ = ["app", "main"]
 

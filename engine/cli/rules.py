@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import click
 
 from engine.cli.app import EXIT_ERROR, debug_enabled, echo_problems, fail
-from engine.cli.options import PATHS, one_rule_source, repeatable
+from engine.cli.options import bundle_option, data_option, format_option, one_rule_source, option
+from engine.cli.settings import command, settings
 from engine.rules.opa import OpaNotFound
 from engine.rules.rule_pack import shipped_rule_files
 
@@ -17,25 +18,17 @@ if TYPE_CHECKING:
     from engine.inspection.rule_catalogue import RuleCatalogue
 
 
-@repeatable(
-    "-d",
-    "--data",
-    "rules",
-    type=PATHS,
-    label="<list[Path]>",
-    help="Rule or data file or directory (repeatable).",
-    required=True,
-)
-@click.option(
-    "-o",
-    "--output",
-    type=PATHS,
-    default=Path("bundle.tar.gz"),
-    show_default=True,
-    metavar="<path>",
-    help="The bundle to write.",
-)
-def build_command(rules: list[Path], output: Path) -> None:
+@settings
+class BuildSettings:
+    rules: Annotated[list[Path], data_option("Rule or data file or directory (repeatable).")]
+    output: Annotated[
+        Path,
+        option("-o", "--output", label="<path>", help="The bundle to write.", show_default=True),
+    ] = Path("bundle.tar.gz")
+
+
+@command(BuildSettings)
+def build_command(settings: BuildSettings) -> None:
     """Compile rules into a bundle that scan --bundle runs with no opa binary.
 
     Rules or files that cannot be compiled are reported and recorded in the
@@ -46,8 +39,9 @@ def build_command(rules: list[Path], output: Path) -> None:
     from engine.evaluation.bundle import build_bundle
     from engine.rules.compiler import CompileError
 
+    output = settings.output
     try:
-        prepared = build_bundle(rules, output)
+        prepared = build_bundle(settings.rules, output)
     except (CompileError, OpaNotFound, ValueError) as exc:
         if debug_enabled():
             raise
@@ -67,33 +61,26 @@ def build_command(rules: list[Path], output: Path) -> None:
     raise click.exceptions.Exit(EXIT_ERROR if errors else 0)
 
 
-@repeatable(
-    "-d",
-    "--data",
-    "rules",
-    type=PATHS,
-    label="<list[Path]>",
-    help="Rule or data file or directory (repeatable).",
-)
-@click.option("--bundle", type=PATHS, metavar="<path>", help="List the rules of a bundle instead.")
-@click.option(
-    "--format",
-    "-f",
-    "output_format",
-    default="table",
-    show_default=True,
-    metavar="<str>",
-    help="table or json.",
-)
-@click.option(
-    "--explain",
-    metavar="ID",
-    help="Describe one rule (metadata id or package): description, remediation, "
-    "input types, relations it queries and an example from examples/.",
-)
-def rules_command(
-    rules: list[Path] | None, bundle: Path | None, output_format: str, explain: str | None
-) -> None:
+@settings
+class RulesSettings:
+    rules: Annotated[
+        list[Path] | None, data_option("Rule or data file or directory (repeatable).")
+    ] = None
+    bundle: Annotated[Path | None, bundle_option("List the rules of a bundle instead.")] = None
+    output_format: Annotated[str, format_option("table", "json")] = "table"
+    explain: Annotated[
+        str | None,
+        option(
+            "--explain",
+            label="ID",
+            help="Describe one rule (metadata id or package): description, remediation, "
+            "input types, relations it queries and an example from examples/.",
+        ),
+    ] = None
+
+
+@command(RulesSettings)
+def rules_command(settings: RulesSettings) -> None:
     """List rules (without -d or --bundle, the shipped rule pack): package, id,
     title, severity, input types, resource type and the relations they query.
 
@@ -105,11 +92,8 @@ def rules_command(
     from engine.inspection.rule_catalogue import catalogue_of, rule_catalogue
     from engine.rules.compiler import CompileError
 
-    fmt = output_format.lower()
-    if fmt not in ("table", "json"):
-        raise click.BadParameter(
-            f"unknown format {output_format!r} (table, json)", param_hint="--format"
-        )
+    rules, bundle, explain = settings.rules, settings.bundle, settings.explain
+    fmt = settings.output_format
     one_rule_source(rules, bundle)
     if not rules and bundle is None:
         bundle = precompiled_pack()

@@ -4,43 +4,42 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import click
 
-from engine.cli.app import EXIT_ERROR, argument, echo_problems, fail
+from engine.cli.app import EXIT_ERROR, echo_problems, fail
 from engine.cli.options import (
-    PATHS,
-    input_type_option,
-    load_option_group,
-    load_options,
-    value_option,
-    var_file_option,
-    var_option,
+    InputType,
+    MaxFileSize,
+    SkipPaths,
+    SplitK8s,
+    VarFiles,
+    Variables,
+    format_option,
+    input_paths,
+    option,
+    output_option,
 )
+from engine.cli.settings import command, load_options, settings
 from engine.core.atomic_files import write_atomically
 from engine.core.terminal_text import printable
 
 
-@argument(
-    "paths",
-    nargs=-1,
-    required=True,
-    type=PATHS,
-    label="<list[Path]>",
-    help="Input files or directories.",
-)
-@load_option_group
-@value_option("-o", "--output", type=PATHS, label="<path>", help="Write the States to FILE.")
-def state_command(
-    paths: list[Path],
-    input_type: str | None,
-    skip_paths: list[str] | None,
-    var_files: list[Path] | None,
-    variables: list[str] | None,
-    max_file_size: float,
-    split_k8s: bool,
-    output: Path | None,
-) -> None:
+@settings
+class StateSettings:
+    paths: Annotated[list[Path], input_paths("Input files or directories.")]
+    input_type: InputType = None
+    skip_paths: SkipPaths = None
+    var_files: VarFiles = None
+    variables: Variables = None
+    max_file_size: MaxFileSize = 256
+    split_k8s: SplitK8s = False
+    output: Annotated[Path | None, output_option("Write the States to FILE.")] = None
+
+
+@command(StateSettings)
+def state_command(settings: StateSettings) -> None:
     """Print the States loaded from PATHs as a JSON array: the documents rules see.
 
     Problems go to stderr as path:line: message. Exit codes: 0 every input
@@ -50,8 +49,8 @@ def state_command(
     from engine.inputs.discovery import load_inputs
     from engine.wasm import values
 
-    options = load_options(input_type, skip_paths, var_files, variables, max_file_size, split_k8s)
-    loaded = load_inputs(paths, options)
+    options = load_options(settings)
+    loaded = load_inputs(settings.paths, options)
     for problem in loaded.problems:
         click.echo(printable(str(problem)), err=True)
     for warning in (w for scan_input in loaded.inputs for w in scan_input.warnings):
@@ -62,6 +61,7 @@ def state_command(
     except MemoryError:
         fail(f"{no_room_message()} to write the States of {len(documents)} inputs")
         return
+    output = settings.output
     if output is None:
         sys.stdout.buffer.write(text)
     else:
@@ -72,33 +72,24 @@ def state_command(
     raise click.exceptions.Exit(EXIT_ERROR if loaded.problems else 0)
 
 
-@argument(
-    "paths",
-    nargs=-1,
-    required=True,
-    type=PATHS,
-    label="<list[Path]>",
-    help="IaC files or directories (one State).",
-)
-@value_option("-o", "--output", type=PATHS, label="<path>", help="Write the fixture to FILE.")
-@value_option(
-    "--package", label="<str>", help="Package of the Rego module (default fixtures.<name>)."
-)
-@value_option(
-    "--format", "-f", "output_format", label="<str>", default="rego", help="rego or json."
-)
-@input_type_option()
-@var_file_option()
-@var_option()
-def fixture_command(
-    paths: list[Path],
-    output: Path | None,
-    package: str | None,
-    output_format: str,
-    input_type: str | None,
-    var_files: list[Path] | None,
-    variables: list[str] | None,
-) -> None:
+@settings
+class FixtureSettings:
+    paths: Annotated[list[Path], input_paths("IaC files or directories (one State).")]
+    output: Annotated[Path | None, output_option("Write the fixture to FILE.")] = None
+    package: Annotated[
+        str | None,
+        option(
+            "--package", label="<str>", help="Package of the Rego module (default fixtures.<name>)."
+        ),
+    ] = None
+    output_format: Annotated[str, format_option("rego", "json")] = "rego"
+    input_type: InputType = None
+    var_files: VarFiles = None
+    variables: Variables = None
+
+
+@command(FixtureSettings)
+def fixture_command(settings: FixtureSettings) -> None:
     """Turn IaC files into a test fixture: a Rego module holding mock_input (the
     State rules see), or the State as JSON.
 
@@ -112,28 +103,24 @@ def fixture_command(
         rego_module,
     )
 
-    fmt = output_format.lower()
-    if fmt not in ("rego", "json"):
-        raise click.BadParameter(
-            f"unknown format {output_format!r} (rego, json)", param_hint="--format"
-        )
-    load = load_options(input_type, None, var_files, variables, 256, False)
+    paths = settings.paths
+    load = load_options(settings)
     try:
         fixture = load_fixture(paths, load)
         text = (
             json_document(fixture)
-            if fmt == "json"
-            else rego_module(fixture, package or default_package(paths[0]))
+            if settings.output_format == "json"
+            else rego_module(fixture, settings.package or default_package(paths[0]))
         )
     except FixtureError as exc:
         fail(str(exc))
         return
     for problem in fixture.problems:
         echo_problems([str(problem)], [])
-    if output is None:
+    if settings.output is None:
         sys.stdout.write(text)
         return
     try:
-        write_atomically(output, text.encode("utf-8"), create_parents=True)
+        write_atomically(settings.output, text.encode("utf-8"), create_parents=True)
     except OSError as exc:
-        fail(f"{output}: {exc.strerror or exc}")
+        fail(f"{settings.output}: {exc.strerror or exc}")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Annotated
 
 import click
 import orjson
+import typer
 
 from engine.core.engine_version import engine_version
 from engine.rules.opa import OpaNotFound, find_opa, install_hint, pinned_version
@@ -72,8 +74,9 @@ def version_info() -> VersionInfo:
     )
 
 
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def version_command(as_json: bool) -> None:
+def version_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
     """Print the engine, OPA, wasmtime and Wasm ABI versions."""
     info = version_info()
     if as_json:

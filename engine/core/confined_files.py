@@ -56,9 +56,11 @@ def _opened_path(fd: int, path: Path) -> str:
     return real
 
 
-def open_confined(path: Path, root: Path | None) -> BinaryIO:
+def open_confined(path: Path, root: Path | None, root_real: str | None = None) -> BinaryIO:
     """``path`` opened for reading, when it is a regular file inside ``root``.
 
+    ``root_real`` is ``root``'s real path when the caller has resolved it
+    already (once per scan, not once per file); else it is resolved here.
     Raises :class:`OutsideRootError` when the opened file's real path leaves
     ``root``, :class:`NotRegularFileError` for anything but a regular file,
     and :class:`OSError` when it cannot be opened.
@@ -68,8 +70,11 @@ def open_confined(path: Path, root: Path | None) -> BinaryIO:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegularFileError(path)
-        if root is not None and not is_inside(_opened_path(fd, path), os.path.realpath(root)):
-            raise OutsideRootError(path, root)
+        if root is not None:
+            if root_real is None:
+                root_real = os.path.realpath(root)
+            if not is_inside(_opened_path(fd, path), root_real):
+                raise OutsideRootError(path, root)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
@@ -78,7 +83,7 @@ def open_confined(path: Path, root: Path | None) -> BinaryIO:
         raise
 
 
-def read_confined(path: Path, root: Path | None) -> bytes:
+def read_confined(path: Path, root: Path | None, root_real: str | None = None) -> bytes:
     """The bytes of ``path``, read only when it lies inside ``root`` (see :func:`open_confined`)."""
-    with open_confined(path, root) as handle:
+    with open_confined(path, root, root_real) as handle:
         return handle.read()

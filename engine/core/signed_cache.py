@@ -35,18 +35,36 @@ def _inside(path: Path, directory: Path) -> bool:
     return True
 
 
-def _read_key(path: Path) -> bytes | None:
-    """The key at ``path`` when it can be trusted: a regular file (not a link),
-    owned by this user, readable and writable by nobody else."""
+def _open_regular(path: Path) -> tuple[int, os.stat_result] | None:
+    """``path`` opened for reading with its status, when it is a regular file (not
+    a link); None otherwise. Opened without blocking, so a FIFO put where a file
+    was expected is refused at once instead of waiting for a writer forever."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError:
         return None
     try:
         info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            return None
+        os.set_blocking(fd, True)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd, info
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key at ``path`` when it can be trusted: a regular file (not a link),
+    owned by this user, readable and writable by nobody else."""
+    opened = _open_regular(path)
+    if opened is None:
+        return None
+    fd, info = opened
+    try:
         if (
-            not stat.S_ISREG(info.st_mode)
-            or info.st_uid != os.getuid()
+            info.st_uid != os.getuid()
             or info.st_mode & 0o077
             or info.st_size != KEY_BYTES
         ):
@@ -86,6 +104,28 @@ def signing_key() -> bytes | None:
     return _create_key(path)
 
 
+def key_problem() -> str | None:
+    """Why the cache key at its path is not used, when a file is there that is not
+    a key this user may trust (a FIFO, a device, another owner's file, a file
+    others can read); None otherwise. Never blocks."""
+    path = cache_key_path()
+    if _inside(path, cache_dir()):
+        return f"{path}: the cache key lies inside the cache directory; it is not used"
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "not a regular file"
+        return f"{path}: the cache key is {kind}; it is not used and no cache entry is trusted"
+    if info.st_uid != os.getuid() or info.st_mode & 0o077 or info.st_size != KEY_BYTES:
+        return (
+            f"{path}: the cache key is not this user's own {KEY_BYTES}-byte file of mode "
+            "0600; it is not used and no cache entry is trusted"
+        )
+    return None
+
+
 def tag(key: bytes, domain: bytes, context: bytes, payload: bytes | memoryview) -> bytes:
     """The HMAC-SHA256 under ``key`` of ``domain``, ``context`` and ``payload``."""
     mac = hmac.new(key, domain, hashlib.sha256)
@@ -99,14 +139,13 @@ def read_entry(
 ) -> bytes | None:
     """The payload of the entry at ``path`` when its tag verifies under ``key``;
     None when there is no entry (or not a regular file, or over ``max_bytes``)
-    or it does not verify."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
+    or it does not verify. Nothing blocks: a FIFO at ``path`` is no entry."""
+    opened = _open_regular(path)
+    if opened is None:
         return None
+    fd, info = opened
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or not _TAG_BYTES < info.st_size <= max_bytes:
+        if not _TAG_BYTES < info.st_size <= max_bytes:
             return None
         with os.fdopen(os.dup(fd), "rb") as file:
             data = file.read(info.st_size)

@@ -118,6 +118,12 @@ many bytes, so a rule reading the same values over and over holds its distinct
 reads only."""
 
 
+MAX_DISTINCT_READS = 500_000
+"""Distinct reads of the input's values recorded for one rule's evaluation: past
+it, the rule's reads are dropped (at once, before they are mapped to paths) and
+its results get no inferred paths, with a warning naming the bound."""
+
+
 class AttributeReads:
     """The reads of the input's resources by the last rule evaluated in a traced
     instance, and the map of their addresses to paths.
@@ -142,9 +148,13 @@ class AttributeReads:
         """The distinct pairs drained since :meth:`discard` (:func:`_distinct`)."""
         self._kept: int | None = None
         """The rule whose evaluation drained the pairs."""
+        self._too_many = False
+        """Whether the rule read more than :data:`MAX_DISTINCT_READS` distinct values."""
 
     def take(self, pairs: bytes) -> None:
         """The read hook: pairs drained from the instance's buffer."""
+        if self._too_many:
+            return
         self._chunks.append(pairs)
         self._chunk_bytes += len(pairs)
         if self._chunk_bytes >= COMPACT_BYTES:
@@ -154,6 +164,10 @@ class AttributeReads:
         """Add the chunks drained to the distinct pairs."""
         for chunk in self._chunks:
             _add_distinct(self._pairs, chunk)
+            if len(self._pairs) > MAX_DISTINCT_READS:
+                self._too_many = True
+                self._pairs = set()
+                break
         self._chunks = []
         self._chunk_bytes = 0
 
@@ -182,6 +196,7 @@ class AttributeReads:
         self._chunk_bytes = 0
         self._pairs = set()
         self._kept = None
+        self._too_many = False
 
     def keep(self, rule_index: int) -> None:
         """The reads drained since :meth:`discard` are rule ``rule_index``'s."""
@@ -201,9 +216,14 @@ class AttributeReads:
             raise AttributeReadError("the rule's reads were not kept (it was not the last run)")
         if not wanted:
             return {}
+        self._compact()
+        if self._too_many:
+            raise AttributeReadError(
+                f"the rule read more than {MAX_DISTINCT_READS:,} distinct values of the input "
+                "(the bound on recorded reads)"
+            )
         wanted = set(wanted)
         self._map(instance, wanted)
-        self._compact()
         found = self._found(instance, wanted, single)
         reduced: dict[frozenset[AttributePath], list[AttributePath]] = {}
         out: dict[ResourceKey, list[AttributePath]] = {}

@@ -258,11 +258,15 @@ def _read_member(stream: IO[bytes]) -> tuple[bytes, bytes]:
     return b"".join(chunks), h.digest()
 
 
-def _read_members(path: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """The bundle's regular members by name, and their sha256 digests; refused
-    before reading when their sizes add up past :data:`MAX_BUNDLE_BYTES`."""
+def _read_members(
+    path: Path, content: bytes | None = None
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The bundle's regular members by name, and their sha256 digests (read from
+    ``content`` when given, else from ``path``); refused before reading when
+    their sizes add up past :data:`MAX_BUNDLE_BYTES`."""
+    source = {"name": path} if content is None else {"fileobj": io.BytesIO(content)}
     try:
-        with tarfile.open(path, mode="r:gz") as tar:
+        with tarfile.open(mode="r:gz", **source) as tar:  # type: ignore[call-overload]
             members: dict[str, bytes] = {}
             digests: dict[str, bytes] = {}
             total = 0
@@ -451,9 +455,10 @@ def _index_parts(doc: Any) -> frozenset[IndexPart] | None:
     return frozenset(IndexPart(*part) for part in doc)
 
 
-def read_bundle(path: Path) -> PreparedRules:
-    """The rules in the bundle at ``path``, ready to scan with; raises :class:`BundleError`."""
-    members, digests = _read_members(path)
+def read_bundle(path: Path, content: bytes | None = None) -> PreparedRules:
+    """The rules in the bundle at ``path`` (whose bytes are ``content`` when given:
+    they were read and checked already), ready to scan with; raises :class:`BundleError`."""
+    members, digests = _read_members(path, content)
     read_manifest(path, members, digests)
     ruleset = _json_member(path, members, RULESET)
     rules_doc = _json_member(path, members, RULES)

@@ -11,6 +11,7 @@ import yaml
 
 from engine.core.go_yaml import load_yaml_document
 from engine.core.paths import display_path
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler, print_to_stderr
 from engine.inputs.loaders.limits import too_deep_message
 from engine.inputs.loaders.loaded import LoaderError
 from engine.rules.compiler import compile_policy, entrypoint_for_ref
@@ -70,7 +71,8 @@ def eval_ref(
     input_json: bytes | None = None,
     limits: Limits | None = None,
 ) -> EvalResult:
-    """Evaluate ``ref`` (``data.pkg.rule``) over the policies and data below ``data_paths``."""
+    """Evaluate ``ref`` (``data.pkg.rule``) over the policies and data below
+    ``data_paths``; ``print()`` writes to stderr, as in ``opa eval``."""
     entrypoint_for_ref(ref)  # validates: a plain data reference
     sources = load_sources(data_paths)
     sources.rego_files.append(
@@ -79,8 +81,10 @@ def eval_ref(
         )
     )
     entrypoint = _WRAPPER_PACKAGE.replace(".", "/") + "/result"
-    policy = compile_policy(sources, [entrypoint])
-    instance = PolicyInstance(policy, limits=limits)
+    policy = compile_policy(sources, [entrypoint], include_print=True)
+    instance = PolicyInstance(
+        policy, limits=limits, custom={PRINT_BUILTIN: print_handler(print_to_stderr)}
+    )
     instance.set_input(input_json)
     results = instance.evaluate(entrypoint)
     if not results:

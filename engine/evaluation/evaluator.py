@@ -24,6 +24,7 @@ from engine.evaluation.attribute_reads import (
     ResourceKey,
     traced_policy,
 )
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler, print_to_stderr
 from engine.inputs.source_map import AttributePath
 from engine.inputs.state import State
 from engine.relations.declarations import RelationProblem
@@ -66,6 +67,10 @@ class RuleRun:
     """Single-resource: resource index (in key order) → judgement value, when defined."""
     per_resource_context: dict[int, Any] = field(default_factory=dict)
     """Single-resource: resource index → value of ``resources``, when the rule defines it."""
+    warnings: Any = None
+    """Multi-resource: the value of ``warn`` beside ``deny`` (None when undefined or not asked)."""
+    per_resource_warnings: dict[int, Any] = field(default_factory=dict)
+    """Single-resource: resource index → value of ``warn`` beside ``deny``, when defined."""
     resource_types: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -176,7 +181,8 @@ class RuleEvaluator:
         instance = PolicyInstance(
             self._policy,
             limits=self.limits,
-            custom=self.api.handlers(),
+            # print() reaches the host only in a module built with it (--debug-print)
+            custom={**self.api.handlers(), PRINT_BUILTIN: print_handler(print_to_stderr)},
             read_hook=None if reads is None else reads.take,
         )
         self.api.load(instance, self._state)
@@ -296,11 +302,17 @@ class RuleEvaluator:
         values = judgements.judgements(found) if found is not None else {}
         run.judgement = values.get(run.rule.judgement)
         run.resources = values.get("resources")
+        run.warnings = values.get("warn") if run.rule.warns else None
 
     def _run_single(self, index: int, run: RuleRun) -> None:
         judgements, found = self._judgements(index, "single")
         reader = judgements.reader
         for entry in reader.array(found) if found is not None else []:
-            position, value, *context = reader.array(entry)
-            into = run.per_resource_context if context else run.per_resource
+            position, value, *kind = reader.array(entry)
+            if not kind:
+                into = run.per_resource
+            elif reader.read(kind[0]) == "warn":
+                into = run.per_resource_warnings
+            else:
+                into = run.per_resource_context
             into[reader.read(position)] = judgements.judgement(value)

@@ -13,18 +13,23 @@ relative to it), the OPA identity, and the engine's own code (each module's
 size and modification time), so any change that could change a result makes
 a new entry. Rule sets with unreadable files or rules
 that failed to compile are not stored.
+
+An entry decides verdicts, so it is a signed cache entry
+(:mod:`engine.core.signed_cache`): read only when its HMAC under the per-user
+key verifies (a replaced entry is prepared again and replaced); without a
+trusted key nothing is kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from pathlib import Path
 
-from engine.core.atomic_files import write_atomically
+from engine.core.confined_files import NotRegularFileError, read_confined
 from engine.core.paths import BUILTINS_DIR, REGO_LIB_DIR, REGO_RELATIONS_DIR, cache_dir
-from engine.evaluation.bundle import BundleError, bundle_members, read_bundle
+from engine.core.signed_cache import read_entry, signing_key, write_entry
+from engine.evaluation.bundle import MAX_BUNDLE_BYTES, BundleError, bundle_members, read_bundle
 from engine.evaluation.evaluator import RuleStatics
 from engine.evaluation.prepared_rules import PreparedRules
 from engine.rules.compiler import opa_identity
@@ -73,25 +78,35 @@ def cache_key(rule_paths: list[Path]) -> str | None:
             if not given.exists():
                 return None
             for file in policy_files(given):
-                if not stat.S_ISREG(file.stat().st_mode):  # a FIFO blocks, a device never ends
+                try:  # opened without blocking: a FIFO or device is refused, not read
+                    content = read_confined(file, None)
+                except NotRegularFileError:
                     return None
-                put("file", str(file), file.read_bytes())
+                put("file", str(file), content)
     except OSError:
         return None
     return h.hexdigest()
 
 
+_DOMAIN = b"rego-engine prepared rules 1\0"
+
+
 def _entry(key: str) -> Path:
-    return cache_dir() / "prepared" / f"{key}.tar.gz"
+    return cache_dir() / "prepared" / f"{key}.signed.tar.gz"
 
 
 def load(key: str, origin: str) -> PreparedRules | None:
-    """The cached rules of ``key``, or None when there is no usable entry."""
+    """The cached rules of ``key``, or None when there is no entry whose tag
+    verifies under the per-user key (or no trusted key)."""
+    signing = signing_key()
+    if signing is None:
+        return None
     path = _entry(key)
-    if not path.is_file():
+    content = read_entry(signing, path, _DOMAIN, key.encode(), MAX_BUNDLE_BYTES)
+    if content is None:
         return None
     try:
-        prepared = read_bundle(path)
+        prepared = read_bundle(path, content)
     except BundleError:
         return None
     prepared.origin = origin
@@ -111,10 +126,10 @@ def cacheable(prepared: PreparedRules) -> bool:
 
 
 def store(key: str, prepared: PreparedRules, statics: list[RuleStatics], abi: str) -> None:
-    """Keep ``prepared`` (with the ``statics`` its evaluator read) under ``key``;
-    a cache that cannot be written is skipped."""
-    path = _entry(key)
-    try:
-        write_atomically(path, bundle_members(prepared, statics, abi), create_parents=True)
-    except OSError:
+    """Keep ``prepared`` (with the ``statics`` its evaluator read) under ``key``,
+    signed; a cache that cannot be written, or no trusted key, is skipped."""
+    signing = signing_key()
+    if signing is None:
         return
+    content = bundle_members(prepared, statics, abi)
+    write_entry(signing, _entry(key), _DOMAIN, key.encode(), content)

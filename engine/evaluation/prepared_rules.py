@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.evaluation.evaluator import RuleStatics
+from engine.rules.conftest_style import conftest_style_warnings
 from engine.rules.rule_set import CompiledRuleSet, compile_rule_set
 from engine.rules.sources import SourceError, load_sources
 
@@ -30,10 +31,15 @@ class PreparedRules:
 
     @property
     def warnings(self) -> list[str]:
-        """User files defining ``snyk``, skipped in favour of the shipped API."""
+        """User files defining ``snyk``, skipped in favour of the shipped API, and
+        conftest-style policies, which are not rules."""
+        policy = self.rule_set.policy
         return [
-            f"{f}: skipped: it defines the snyk package the engine ships"
-            for f in self.rule_set.replaced_api_files
+            *(
+                f"{f}: skipped: it defines the snyk package the engine ships"
+                for f in self.rule_set.replaced_api_files
+            ),
+            *conftest_style_warnings(policy.rego_files if policy is not None else ()),
         ]
 
     @property
@@ -56,12 +62,15 @@ def rules_origin(rule_paths: list[Path]) -> str:
     return ", ".join(str(p) for p in rule_paths)
 
 
-def compile_rules(rule_paths: list[Path], *, use_cache: bool = True) -> PreparedRules:
-    """Load the policy files below ``rule_paths`` and compile them (bad files are skipped)."""
+def compile_rules(
+    rule_paths: list[Path], *, use_cache: bool = True, include_print: bool = False
+) -> PreparedRules:
+    """Load the policy files below ``rule_paths`` and compile them (bad files
+    are skipped); ``include_print`` keeps ``print()`` calls in the module."""
     source_errors: list[SourceError] = []
     sources = load_sources(rule_paths, on_error=source_errors.append)
     return PreparedRules(
-        compile_rule_set(sources, use_cache=use_cache),
+        compile_rule_set(sources, use_cache=use_cache, include_print=include_print),
         [str(e) for e in source_errors],
         origin=rules_origin(rule_paths),
     )

@@ -29,6 +29,7 @@ from engine.core import cancellation
 from engine.core.address_space import no_room_message
 from engine.core.collector import collector_paused
 from engine.core.confined_files import is_inside, open_confined
+from engine.core.glob_patterns import SKIP_PATH, compile_glob
 from engine.core.paths import display_path
 from engine.inputs.loaders.detection import (
     detect,
@@ -38,9 +39,11 @@ from engine.inputs.loaders.detection import (
     parse_documents,
     utf8_text,
 )
+from engine.inputs.loaders.evaluation_budget import Deadline, loading_deadline
 from engine.inputs.loaders.hcl_parse_cache import parse_once
 from engine.inputs.loaders.limits import check_depth
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
+from engine.inputs.real_paths import RealPaths
 from engine.inputs.state import State, StateError, parse_state
 from engine.inputs.suppressions import InlineSuppression
 
@@ -60,6 +63,9 @@ class LoadOptions:
     """Globs (``*``, ``?``, ``[...]``, ``**``) of walked files and directories to skip."""
     max_file_mb: float = 256
     """Files larger than this many MiB are reported, not read."""
+    load_timeout: float | None = 120
+    """Seconds one input's evaluation (Terraform, ARM, CloudFormation) may take;
+    past it that input is an error. None: no deadline."""
     var_files: tuple[Path, ...] = ()
     """Terraform variable files (``.tfvars``, ``.tfvars.json``) for every root module."""
     variables: Mapping[str, str] = field(default_factory=dict)
@@ -140,39 +146,9 @@ def _not_regular(path: Path) -> str | None:
     return f"{kind}, not a regular file; not read"
 
 
-def glob_pattern(glob: str) -> re.Pattern[str]:
-    """A ``/``-separated glob as a regular expression: ``*`` and ``?`` stay
-    within one path segment, ``**`` crosses segments (``**/`` matches none)."""
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif glob[i] == "[" and "]" in glob[i + 2 :]:
-            end = glob.index("]", i + 2)
-            body = glob[i + 1 : end]
-            negated = body.startswith("!")
-            out.append("[" + ("^" if negated else "") + re.escape(body[negated:]) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
     """Whether a ``/``-separated path, or one of its parent directories, matches a glob."""
-    patterns = [glob_pattern(g.replace(os.sep, "/").rstrip("/")) for g in globs]
+    patterns = [compile_glob(g.replace(os.sep, "/").rstrip("/"), SKIP_PATH) for g in globs]
 
     def matches(path: str) -> bool:
         if not patterns:
@@ -187,12 +163,14 @@ def _skip_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
 @dataclass(frozen=True)
 class _Found:
     """A file to load: its path, display path, and whether it was named;
-    ``root`` is the scanned directory it was found under (None when named)."""
+    ``root`` is the scanned directory it was found under (None when named),
+    ``root_real`` its real path, resolved once per scan."""
 
     path: Path
     shown: str
     explicit: bool
     root: Path | None = None
+    root_real: str | None = None
 
 
 def _posix(path: str) -> str:
@@ -200,21 +178,22 @@ def _posix(path: str) -> str:
 
 
 def _discover(
-    paths: Sequence[Path], skip: Callable[[str], bool]
+    paths: Sequence[Path], skip: Callable[[str], bool] | None, real_paths: RealPaths
 ) -> tuple[list[_Found], list[InputProblem], list[str]]:
-    """Every file below ``paths`` (each once), problems, and files skipped by name."""
+    """Every file below ``paths`` (each once), problems, and files skipped by
+    name (``skip``; None: no file is)."""
     found: list[_Found] = []
     problems: list[InputProblem] = []
     skipped: list[str] = []
     seen: set[Path] = set()
 
     def add(path: Path, explicit: bool, root: Path | None = None, root_real: str = "") -> None:
-        real = path.resolve()
+        real = real_paths.resolve(path)
         if root is not None and not is_inside(str(real), root_real):
             real = Path(os.path.abspath(path))  # refused when read: report each link
         if real not in seen:
             seen.add(real)
-            found.append(_Found(path, display_path(path), explicit, root))
+            found.append(_Found(path, display_path(path), explicit, root, root_real or None))
 
     for root in paths:
         if not root.exists():
@@ -227,6 +206,8 @@ def _discover(
         root_real = os.path.realpath(root)
 
         def skipped_below(path: Path, root: Path = root) -> bool:
+            if skip is None:
+                return False
             relative = _posix(os.path.relpath(path, root))
             return skip(_posix(display_path(path))) or skip(relative)
 
@@ -310,21 +291,34 @@ def _problem(shown: str, exc: LoaderError, files: Sequence[str]) -> InputProblem
     return InputProblem(shown, exc.message, exc.line)
 
 
+def _timed_out(shown: str, deadline: Deadline) -> _Outcome:
+    message = f"loading took longer than --load-timeout {deadline.seconds:g} s; not loaded"
+    return _Outcome(problems=[InputProblem(shown, message)])
+
+
 def _guarded(
     input_type: str,
     shown: str,
     load: Callable[[], LoadedState],
     files: Sequence[str] = (),
     check_nesting: bool = False,
+    timeout: float | None = None,
 ) -> _Outcome:
-    """Run one loader; its errors, and any exception, become problems."""
+    """Run one loader within ``timeout`` seconds (its evaluation; None: no
+    deadline); its errors, and any exception, become problems."""
+    deadline = None
     try:
-        loaded = load()
+        with loading_deadline(timeout) as deadline:
+            loaded = load()
+        if deadline is not None and deadline.expired:
+            return _timed_out(shown, deadline)
         return _Outcome(
             inputs=[_scan_input(shown, loaded, check_nesting)],
             problems=[_problem(shown, error, files) for error in loaded.errors],
         )
     except LoaderError as exc:
+        if deadline is not None and deadline.expired:
+            return _timed_out(shown, deadline)
         return _Outcome(problems=[_problem(shown, exc, files)])
     except MemoryError:  # under an address-space cap (RLIMIT_AS)
         return _Outcome(problems=[InputProblem(shown, f"{no_room_message()} to load it")])
@@ -368,6 +362,7 @@ class _Loader:
         self.skipped: list[tuple[int, str]] = []
         self.modules: dict[Path, _Group] = {}
         self.manifest_dirs: dict[Path, _Group] = {}
+        self.real_paths = RealPaths()
 
     def slot(self, outcome: _Outcome | None = None) -> int:
         self.outcomes.append(outcome or _Outcome())
@@ -376,7 +371,7 @@ class _Loader:
 
     def group(self, groups: dict[Path, _Group], found: _Found) -> _Group:
         directory = found.path.parent
-        key = directory.resolve()
+        key = Path(self.real_paths.directory(directory))
         if key not in groups:
             root = found.root if found.root is not None else directory
             groups[key] = _Group(self.slot(), directory, display_path(directory), root)
@@ -400,7 +395,7 @@ class _Loader:
             if special is not None:
                 self.problem(found, special)
                 return
-            with open_confined(found.path, found.root) as handle:
+            with open_confined(found.path, found.root, found.root_real) as handle:
                 too_large = _too_large(os.fstat(handle.fileno()).st_size, self.options.max_file_mb)
                 if too_large is not None:
                     self.problem(found, too_large)
@@ -437,6 +432,7 @@ class _Loader:
                     loader.INPUT_TYPE,
                     found.shown,
                     lambda: loader.load(documents[0], text, found.shown),
+                    timeout=self.options.load_timeout,
                 )
             )
         else:
@@ -487,6 +483,7 @@ class _Loader:
             ),
             [m.shown for m in group.members],
             check_nesting=True,
+            timeout=self.options.load_timeout,
         )
 
     def finish(self) -> LoadedUnit:
@@ -496,8 +493,9 @@ class _Loader:
         modules: dict[int, tuple[frozenset[Path], frozenset[Path]]] = {}
         for group in self.modules.values():
             outcome = self.outcomes[group.slot] = self.module(group)
-            own = frozenset(m.path.resolve() for m in group.members)
-            read = frozenset(Path(f).resolve() for i in outcome.inputs for f in i.source_files)
+            real = self.real_paths.resolve
+            own = frozenset(real(m.path) for m in group.members)
+            read = frozenset(real(f) for i in outcome.inputs for f in i.source_files)
             modules[group.slot] = (own, read)
         slots = [
             LoadedSlot(self.positions[n], outcome.inputs, outcome.problems, modules.get(n))
@@ -535,9 +533,11 @@ class LoadPlan:
 
 def _by_directory(found: Mapping[int, _Found]) -> list[LoadUnit]:
     """Files by discovery position as one unit per directory, in discovery order."""
-    by_directory: dict[Path, list[int]] = {}
+    by_directory: dict[str, list[int]] = {}
+    real_paths = RealPaths()
     for position in sorted(found):
-        by_directory.setdefault(found[position].path.parent.resolve(), []).append(position)
+        directory = real_paths.directory(found[position].path.parent)
+        by_directory.setdefault(directory, []).append(position)
     return [
         LoadUnit(tuple(found[p] for p in positions), tuple(positions))
         for positions in by_directory.values()
@@ -547,7 +547,8 @@ def _by_directory(found: Mapping[int, _Found]) -> list[LoadUnit]:
 def plan_loading(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadPlan:
     """Find the files below ``paths`` (reading none) and group them into units."""
     options = options or LoadOptions()
-    found, problems, skipped = _discover(paths, _skip_matcher(options.skip_paths))
+    skip = _skip_matcher(options.skip_paths) if options.skip_paths else None
+    found, problems, skipped = _discover(paths, skip, RealPaths())
     return LoadPlan(_by_directory(dict(enumerate(found))), problems, skipped)
 
 
@@ -615,9 +616,24 @@ def loaded_inputs(plan: LoadPlan, units: Sequence[LoadedUnit]) -> LoadedInputs:
     )
 
 
-def load_inputs(paths: Sequence[Path], options: LoadOptions | None = None) -> LoadedInputs:
-    """Load every input found below ``paths``, in the order they are found."""
+def load_inputs(
+    paths: Sequence[Path],
+    options: LoadOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> LoadedInputs:
+    """Load every input found below ``paths``, in the order they are found;
+    ``progress`` is called with (files loaded, files found) after each unit."""
     options = options or LoadOptions()
     with collector_paused(), parse_once():  # parsing allocates millions of acyclic objects
         plan = plan_loading(paths, options)
-        return loaded_inputs(plan, [load_unit(unit, options) for unit in plan.units])
+        total = sum(len(unit.files) for unit in plan.units)
+        done = 0
+        if progress is not None:
+            progress(done, total)
+        units = []
+        for unit in plan.units:
+            units.append(load_unit(unit, options))
+            done += len(unit.files)
+            if progress is not None:
+                progress(done, total)
+        return loaded_inputs(plan, units)

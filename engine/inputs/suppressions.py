@@ -65,7 +65,7 @@ def find_suppressions(
         text = text.decode("utf-8", errors="replace")
     if not any(marker in text for marker in _MARKERS):
         return ()
-    lines = text.splitlines()
+    lines = source_lines(text, syntax)
     starts = _hcl_comment_starts(text) if syntax == "hcl" else _yaml_comment_starts(text, lines)
     found: list[InlineSuppression] = []
     for line_no, column in sorted(starts.items()):
@@ -81,6 +81,22 @@ def find_suppressions(
             target = _declaration_below(line_no, lines, starts)
         found.append(InlineSuppression(path, line_no, target, spelling, rule, reason, problem))
     return tuple(found)
+
+
+_LINE_BREAKS: dict[str, re.Pattern[str]] = {
+    "hcl": re.compile(r"\r?\n"),
+    "yaml": re.compile(r"\r\n|[\r\n\x85\u2028\u2029]"),
+}
+"""Where each syntax's parser ends a line: HCL at ``\n`` (``\r\n``); YAML
+(libyaml, YAML 1.1) also at ``\r``, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+Never ``str.splitlines``, which also breaks at ``\v``, ``\f``, ``\x1c``-``\x1e``
+and, for HCL, at the separators a string may hold: a comment's line must be
+the line the parser reports for the declaration below it."""
+
+
+def source_lines(text: str, syntax: Syntax) -> list[str]:
+    """``text`` cut into lines as the parser of ``syntax`` numbers them."""
+    return _LINE_BREAKS[syntax].split(text)
 
 
 def _parse(body: str) -> tuple[str, str, str, str] | None:

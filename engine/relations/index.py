@@ -141,6 +141,14 @@ def join(relation: Relation, max_edges: int | None = None) -> list[Edge]:
         add((explicit.left, explicit.right), explicit.annotation)
     if len(found) > limit >= 0:
         raise RelationTooLarge(f"more than {limit:,} edges")
+    return _edges(found, repeated)
+
+
+def _edges(
+    found: dict[tuple[int, int], Any], repeated: dict[tuple[int, int], dict[Any, Any]]
+) -> list[Edge]:
+    """The edges of the pairs found, in order: one per pair, or one per distinct
+    annotation of a pair found again with others."""
     edges: list[Edge] = []
     for pair in sorted(found):
         distinct = repeated.get(pair)

@@ -1,6 +1,8 @@
 """Building results from rule judgements: identity, merging, pass and fail.
 
-Every ``deny`` info is a failing result. Its identity is its ``correlation``
+Every ``deny`` info is a failing result; so is every ``warn`` info, at level
+``warn`` (a warning, which fails no scan by default) unless a ``deny`` info
+has the same identity. Its identity is its ``correlation``
 when given, else (namespace, type, id) of its primary resource plus its
 ``result_tag``; infos with one identity are one result, whose primary
 resource is the one an info names as ``primary_resource`` when any does.
@@ -68,6 +70,8 @@ class Result:
     ignored: bool = False
     ignore_reason: str = ""
     """Why an ignore-file entry covers the result (not part of the results document)."""
+    level: str = "deny"
+    """``warn`` for a failure only ``warn`` infos gave (apart from severity), else ``deny``."""
 
 
 @dataclass
@@ -235,6 +239,7 @@ class _Builder:
 
     __slots__ = (
         "contexts",
+        "denied",
         "explicit",
         "graph",
         "messages",
@@ -244,6 +249,7 @@ class _Builder:
         "resources",
         "result_tag",
         "severities",
+        "warned",
     )
 
     def __init__(self, primary: ResourceKey | None, result_tag: str, explicit: bool) -> None:
@@ -252,6 +258,8 @@ class _Builder:
         """Whether ``primary`` was named by an info's ``primary_resource``."""
         self.result_tag = result_tag
         self.passed = True
+        self.denied = False
+        self.warned = False
         self.messages: set[str] = set()
         # What few infos give is made when first given (most results have none).
         self.severities: list[str] | None = None
@@ -304,14 +312,19 @@ class _ResultSet:
             found.primary, found.explicit = primary, True
         return found
 
-    def deny(self, info: Any, current: ResourceKey | None = None) -> None:
-        """Add a failing judgement: an info object, a message string or ``true``."""
+    def deny(self, info: Any, current: ResourceKey | None = None, warn: bool = False) -> None:
+        """Add a failing judgement: an info object, a message string or ``true``
+        (``warn``: from ``warn``, a warning unless denied too)."""
         if info is False:
             return
         if not isinstance(info, dict):
             text = info if isinstance(info, str) else ""
             result = self.builder(None, current, "")
             result.passed = False
+            if warn:
+                result.warned = True
+            else:
+                result.denied = True
             if text:
                 result.messages.add(text)
             if current is not None:
@@ -338,6 +351,10 @@ class _ResultSet:
             )
             self._details(builder, info)
         builder.passed = False
+        if warn:
+            builder.warned = True
+        else:
+            builder.denied = True
         message = get("message")
         if isinstance(message, str) and message:
             builder.messages.add(message)
@@ -491,6 +508,7 @@ class _ResultSet:
             contexts[0] if contexts else None,
             [graph[k] for k in sorted(graph)] if graph else [],
             resources,
+            level="warn" if builder.warned and not builder.denied else "deny",
         )
 
 
@@ -562,11 +580,19 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
                 else:
                     out.deny(True, key)
                 continue
+            warn = judgement == "warn"
             infos = [m for m in _members(value) if m is not False] if defined else []
-            if not infos:
+            warnings = (
+                [m for m in _members(run.per_resource_warnings[position]) if m is not False]
+                if position in run.per_resource_warnings
+                else []
+            )
+            if not infos and not warnings:
                 out.passing(key)
             for info in infos:
-                out.deny(info, key)
+                out.deny(info, key, warn)
+            for info in warnings:
+                out.deny(info, key, True)
             if position in run.per_resource_context:
                 out.context(key, run.per_resource_context[position])
         return out
@@ -578,7 +604,10 @@ def _judge(run: RuleRun, state: State, index: ResourceIndex) -> _ResultSet:
             out.deny(True)
     elif run.judgement is not None:
         for info in _members(run.judgement):
-            out.deny(info)
+            out.deny(info, warn=judgement == "warn")
+    if run.warnings is not None:
+        for info in _members(run.warnings):
+            out.deny(info, warn=True)
     if run.resources is not None:
         for info in _members(run.resources):
             out.resources(info)

@@ -22,6 +22,9 @@ FORMAT_VERSION = "1.0.0"
 SEVERITY_LEVELS = ("low", "medium", "high", "critical")
 """Severities ``--fail-on`` accepts, lowest first (compared case-insensitively)."""
 
+WARN_LEVEL = "warn"
+"""The level of a failing result only ``warn`` gave: a warning, apart from severity."""
+
 EXIT_OK = 0
 EXIT_FAILURES = 1
 EXIT_ERRORS = 2
@@ -62,18 +65,21 @@ class ScanReport:
             rule.errors for report in self.inputs for rule in report.rule_results
         )
 
-    def exit_code(self, fail_on: str | None = None) -> int:
+    def exit_code(self, fail_on: str | None = None, *, fail_on_warn: bool = False) -> int:
         """0 clean, 1 failing results (at or above ``fail_on``), 2 errors, 3 no input.
 
         ``fail_on`` None counts every failing result; ``"none"`` never fails on
-        findings. Ignored results never count.
+        findings. Ignored results never count, nor do warnings (results of ``warn``)
+        unless ``fail_on_warn``.
         """
         if self.has_errors:
             return EXIT_ERRORS
         if not self.inputs:
             return EXIT_NO_INPUT
         if any(
-            fails_at(r.severity, fail_on) for r in self.failing_results() if not r.ignored
+            fails_at(r.severity, fail_on)
+            for r in self.failing_results()
+            if not r.ignored and (fail_on_warn or r.level != WARN_LEVEL)
         ):
             return EXIT_FAILURES
         return EXIT_OK
@@ -136,6 +142,13 @@ def _rule_dict(rule: RuleResults) -> dict[str, Any]:
 
 
 def _result_dict(result: Result) -> dict[str, Any]:
+    out = _result_fields(result)
+    if result.level == WARN_LEVEL:
+        out["level"] = WARN_LEVEL  # only warnings carry a level: the rest are denials
+    return out
+
+
+def _result_fields(result: Result) -> dict[str, Any]:
     return {
         "passed": result.passed,
         "ignored": result.ignored,

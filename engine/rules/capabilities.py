@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.atomic_files import write_atomically
+from engine.core.child_processes import NEUTRAL_DIRECTORY
+from engine.core.confined_files import read_confined
 from engine.core.paths import BUILTINS_DIR, cache_dir
 from engine.rules.opa import Opa
 
@@ -55,7 +57,7 @@ def opa_capabilities(opa: Opa) -> dict[str, Any]:
     """OPA's own capabilities for this OPA version (read once, then cached on disk)."""
     path = cache_dir() / "capabilities" / f"opa-{opa.version}.json"
     try:
-        cached = json.loads(path.read_bytes())
+        cached = json.loads(read_confined(path, None))  # a FIFO there is refused, not waited on
     except (OSError, ValueError):
         cached = None
     if isinstance(cached, dict) and isinstance(cached.get("builtins"), list):
@@ -63,7 +65,10 @@ def opa_capabilities(opa: Opa) -> dict[str, Any]:
     import subprocess
 
     out = subprocess.run(
-        [str(opa.path), "capabilities", "--current"], capture_output=True, check=True
+        [str(opa.path), "capabilities", "--current"],
+        capture_output=True,
+        check=True,
+        cwd=NEUTRAL_DIRECTORY,
     ).stdout
     # a corrupt file is replaced; a cache that cannot be written is skipped
     with contextlib.suppress(OSError):

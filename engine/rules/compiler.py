@@ -3,17 +3,19 @@
 Sources are staged as a bundle whose manifest records the Rego version of
 every file (so v0 and v1 files mix in one tree), then built with the
 project's capabilities. Modules are cached by a hash of everything that
-determines them; a cache hit spawns no ``opa`` process.
+determines them, as entries signed with the per-user cache key
+(:mod:`engine.core.signed_cache`): an entry that does not verify is compiled
+again, and without a trusted key nothing is cached. A cache hit spawns no
+``opa`` process.
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import hashlib
 import json
 import os
 import re
-import shutil
 import tarfile
 import tempfile
 from collections.abc import Sequence
@@ -21,12 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core.child_processes import NEUTRAL_DIRECTORY
 from engine.core.paths import cache_dir
+from engine.core.signed_cache import read_entry, signing_key, write_entry
+from engine.rules import plan_workarounds
 from engine.rules.capabilities import BuiltinDecl, build_capabilities, load_declarations
 from engine.rules.opa import Opa, OpaNotFound, find_opa, pinned_version
+from engine.rules.plan_workarounds import ORDER_FUNCTION, ORDER_MODULE, rewrite_module
+from engine.rules.rule_heads import module_outline
 from engine.rules.sources import PolicySources, RegoFile
 
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 """Bump when the staging or cache layout changes."""
 
 
@@ -166,7 +173,11 @@ def opa_identity() -> str:
 
 
 def cache_key(
-    sources: PolicySources, entrypoints: Sequence[str], decls: Sequence[BuiltinDecl]
+    sources: PolicySources,
+    entrypoints: Sequence[str],
+    decls: Sequence[BuiltinDecl],
+    *,
+    include_print: bool = False,
 ) -> str:
     """Hash of everything that determines the compiled module."""
     h = hashlib.sha256()
@@ -177,7 +188,9 @@ def cache_key(
             h.update(len(data).to_bytes(8, "little"))
             h.update(data)
 
-    put(CACHE_FORMAT, opa_identity())
+    put(CACHE_FORMAT, opa_identity(), _rewrite_identity())
+    if include_print:
+        put("print")
     for d in decls:
         put(d.name, json.dumps(d.decl, sort_keys=True))
     for ep in sorted(set(entrypoints)):
@@ -216,6 +229,7 @@ def _opa_check(opa: Opa, args: list[str], caps: Path) -> list[dict[str, Any]]:
         ],
         capture_output=True,
         text=True,
+        cwd=NEUTRAL_DIRECTORY,
     )
     try:
         return list(json.loads(proc.stdout or proc.stderr).get("errors", []))
@@ -289,13 +303,17 @@ def _build_errors(output: str, staged: dict[str, str], stage_dir: Path) -> list[
 
 
 def _run_build(
-    opa: Opa, sources: PolicySources, entrypoints: Sequence[str], decls: Sequence[BuiltinDecl]
+    opa: Opa,
+    sources: PolicySources,
+    entrypoints: Sequence[str],
+    decls: Sequence[BuiltinDecl],
+    include_print: bool = False,
 ) -> tuple[bytes, bytes]:
     with tempfile.TemporaryDirectory(prefix="rego-engine-build-") as tmp:
         tmp_dir = Path(tmp)
         stage_dir = tmp_dir / "bundle"
         stage_dir.mkdir()
-        staged = stage_bundle(sources, stage_dir)
+        staged = stage_bundle(_for_wasm_plan(sources), stage_dir)
         caps = tmp_dir / "capabilities.json"
         caps.write_bytes(build_capabilities(opa, list(decls)))
         out = tmp_dir / "bundle.tar.gz"
@@ -313,9 +331,11 @@ def _run_build(
         ]
         for ep in entrypoints:
             args += ["-e", ep]
+        if include_print:
+            args.append("--wasm-include-print")
         import subprocess
 
-        proc = subprocess.run(args, capture_output=True, text=True)
+        proc = subprocess.run(args, capture_output=True, text=True, cwd=NEUTRAL_DIRECTORY)
         if proc.returncode != 0:
             errors = _check_errors(opa, stage_dir, caps, staged)
             if errors:
@@ -338,8 +358,35 @@ def _run_build(
         return wasm, data or b"{}"
 
 
+@functools.cache
+def _rewrite_identity() -> str:
+    """A hash of the rewrite rules (:mod:`engine.rules.plan_workarounds`): a
+    module built by other rewrite rules is another module."""
+    return hashlib.sha256(Path(plan_workarounds.__file__).read_bytes()).hexdigest()
+
+
+def _for_wasm_plan(sources: PolicySources) -> PolicySources:
+    """``sources`` with the constructs OPA's Wasm plan evaluates unlike its
+    interpreter rewritten (:mod:`engine.rules.plan_workarounds`); lines stay put."""
+    functions: set[str] = set()
+    for file in sources.rego_files:
+        shape = module_outline(file.text, file.rego_version)
+        if shape.package is None:
+            continue
+        for head in shape.heads:
+            if head.is_function and all(p is not None for p in head.ref):
+                functions.add(".".join(["data", shape.package, *(str(p) for p in head.ref)]))
+    files = [
+        RegoFile(f.path, f.display, rewrite_module(f.text, functions), f.rego_version)
+        for f in sources.rego_files
+    ]
+    if any(ORDER_FUNCTION in f.text for f in files):
+        files.append(RegoFile(Path("<set order>"), "<set order>", ORDER_MODULE, 1))
+    return PolicySources(files, sources.data, sources.data_files)
+
+
 def _cache_path(key: str) -> Path:
-    return cache_dir() / "modules" / key[:2] / key
+    return cache_dir() / "modules" / key[:2] / f"{key}.signed"
 
 
 def compile_policy(
@@ -348,16 +395,20 @@ def compile_policy(
     *,
     decls: Sequence[BuiltinDecl] | None = None,
     use_cache: bool = True,
+    include_print: bool = False,
 ) -> CompiledPolicy:
-    """Compile ``sources`` into one Wasm module exposing ``entrypoints``."""
+    """Compile ``sources`` into one Wasm module exposing ``entrypoints``;
+    with ``include_print`` the module calls ``opa_println`` for ``print()``
+    (otherwise ``opa build`` drops print statements)."""
     if not entrypoints:
         raise ValueError("at least one entrypoint is required")
     decls = load_declarations() if decls is None else decls
-    key = cache_key(sources, entrypoints, decls)
+    key = cache_key(sources, entrypoints, decls, include_print=include_print)
     cached = _cache_path(key)
     eps = tuple(dict.fromkeys(entrypoints))
-    if use_cache:
-        entry = _load_entry(cached)
+    signing = signing_key() if use_cache else None
+    if signing is not None:
+        entry = _load_entry(signing, cached, key)
         if entry is not None:
             return CompiledPolicy(
                 wasm=entry[0],
@@ -369,7 +420,7 @@ def compile_policy(
     first: CompileError | None = None
     while True:
         try:
-            wasm, data = _run_build(find_opa(), sources, eps, decls)
+            wasm, data = _run_build(find_opa(), sources, eps, decls, include_print)
             break
         except CompileError as exc:
             first = first or exc
@@ -377,33 +428,33 @@ def compile_policy(
             if as_v0 is None:
                 raise first from None
             sources = as_v0  # each round marks more files v0, so this ends
-    if use_cache:
-        _store(cached, {"policy.wasm": wasm, "data.json": data})
+    if signing is not None:
+        _store(signing, cached, key, wasm, data)
     return CompiledPolicy(
         wasm=wasm, data=data, entrypoints=eps, key=key, rego_files=tuple(sources.rego_files)
     )
 
 
-_DIGESTS = "sha256.json"
-"""Each cached file's sha256, written last: an entry it does not match is rebuilt."""
+_DOMAIN = b"rego-engine module cache 1\0"
+_MAX_ENTRY_BYTES = 1 << 30
+_LENGTH_BYTES = 8
 
 
-def _load_entry(directory: Path) -> tuple[bytes, bytes] | None:
-    """(policy.wasm, data.json) of a cache entry; None when it is missing,
-    truncated or corrupt (it is then compiled and stored again)."""
+def _load_entry(signing: bytes, path: Path, key: str) -> tuple[bytes, bytes] | None:
+    """(policy.wasm, data.json) of the cache entry at ``path`` when its tag verifies
+    under ``signing`` for ``key``; None when it is missing, not a regular file,
+    truncated, forged or corrupt (it is then compiled and stored again)."""
+    payload = read_entry(signing, path, _DOMAIN, key.encode(), _MAX_ENTRY_BYTES)
+    if payload is None or len(payload) < _LENGTH_BYTES:
+        return None
+    size = int.from_bytes(payload[:_LENGTH_BYTES], "little")
+    wasm = payload[_LENGTH_BYTES : _LENGTH_BYTES + size]
+    data = payload[_LENGTH_BYTES + size :]
     try:
-        digests = json.loads((directory / _DIGESTS).read_bytes())
-        wasm = (directory / "policy.wasm").read_bytes()
-        data = (directory / "data.json").read_bytes()
         json.loads(data)
-    except (OSError, ValueError):
+    except ValueError:
         return None
-    if not isinstance(digests, dict) or digests != {
-        "policy.wasm": hashlib.sha256(wasm).hexdigest(),
-        "data.json": hashlib.sha256(data).hexdigest(),
-    }:
-        return None
-    return wasm, data
+    return (wasm, data) if len(wasm) == size else None
 
 
 def _v1_only_error(error: CompileMessage) -> bool:
@@ -436,24 +487,8 @@ def _v0_fallback(sources: PolicySources, error: CompileError) -> PolicySources |
     return PolicySources(rego_files=files, data=sources.data, data_files=sources.data_files)
 
 
-def _store(directory: Path, files: dict[str, bytes]) -> None:
-    """Write a cache entry atomically, replacing a corrupt one (concurrent
+def _store(signing: bytes, path: Path, key: str, wasm: bytes, data: bytes) -> None:
+    """Write a signed cache entry atomically, replacing a corrupt one (concurrent
     writers are harmless); a cache that cannot be written is skipped."""
-    digests = {name: hashlib.sha256(content).hexdigest() for name, content in files.items()}
-    try:
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=directory.parent))
-        for name, content in files.items():
-            (tmp / name).write_bytes(content)
-        (tmp / _DIGESTS).write_text(json.dumps(digests, sort_keys=True))
-    except OSError:
-        return
-    if directory.exists():
-        stale = directory.with_name(f".stale-{tmp.name}")
-        with contextlib.suppress(OSError):
-            directory.rename(stale)
-        shutil.rmtree(stale, ignore_errors=True)
-    try:
-        tmp.rename(directory)
-    except OSError:  # another process stored it first
-        shutil.rmtree(tmp, ignore_errors=True)
+    payload = len(wasm).to_bytes(_LENGTH_BYTES, "little") + wasm + data
+    write_entry(signing, path, _DOMAIN, key.encode(), payload)

@@ -1,9 +1,12 @@
 """Locating the OPA compiler.
 
-Search order: ``$REGO_ENGINE_OPA``, the pinned build in the cache
-(``~/.cache/rego-engine/opa-<version>/opa``, made by ``make opa``), then
+Search order: ``$REGO_ENGINE_OPA``; the ``opa`` an installed wheel carries,
+when its bytes have the sha256 recorded at build time; the pinned build in the
+cache (``~/.cache/rego-engine/opa-<version>/opa``, made by ``make opa``), when
+its sha256 is the one the build signed (:mod:`engine.rules.opa_records`); then
 ``opa`` on PATH when its version is in the supported range: the pinned
 version's minor release or a later 1.x (``v1.22.0`` up to, not including, ``v2``).
+A binary found in the wheel or the cache that fails its check is never run.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.paths import OPA_GO_MOD, cache_dir
+from engine.core.child_processes import NEUTRAL_DIRECTORY
+from engine.core.paths import OPA_GO_MOD, SHIPPED_DIR, cache_dir
+from engine.rules.opa_records import build_holds, read_shipped, shipped_holds
 
 
 class OpaNotFound(RuntimeError):
@@ -51,7 +56,12 @@ def binary_version(path: Path) -> str | None:
 
     try:
         out = subprocess.run(
-            [str(path), "version"], capture_output=True, text=True, timeout=30, check=True
+            [str(path), "version"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+            cwd=NEUTRAL_DIRECTORY,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
@@ -102,6 +112,36 @@ def install_hint() -> str:
     )
 
 
+def _shipped_opa(wanted: str, refused: list[str]) -> Opa | None:
+    """The wheel's ``opa`` when it is there and its sha256 holds."""
+    shipped = read_shipped(SHIPPED_DIR / "opa")
+    if shipped is None:
+        return None
+    if shipped.version != wanted:
+        refused.append(f"{shipped.path} is opa {shipped.version}, not the pinned {wanted}")
+        return None
+    if not shipped_holds(shipped):
+        refused.append(
+            f"{shipped.path} does not have the sha256 recorded when the wheel was built "
+            "(reinstall rego-engine)"
+        )
+        return None
+    return Opa(shipped.path, wanted)
+
+
+def _built_opa(wanted: str, refused: list[str]) -> Opa | None:
+    """The build script's ``opa`` in the cache when its signed sha256 holds."""
+    cached = cached_opa_path(wanted)
+    if not (cached.exists() or cached.is_symlink()):
+        return None
+    if not build_holds(cached):
+        refused.append(
+            f"{cached} was not run: it has no valid signed build record (`make opa` rebuilds it)"
+        )
+        return None
+    return Opa(cached, wanted)
+
+
 @functools.cache
 def find_opa() -> Opa:
     """The OPA binary to compile with; raises :class:`OpaNotFound` with a hint."""
@@ -113,14 +153,15 @@ def find_opa() -> Opa:
         if version is None:
             raise OpaNotFound(f"REGO_ENGINE_OPA={override} is not a runnable opa binary")
         return Opa(path, version)
-    cached = cached_opa_path(wanted)
-    if cached.is_file() and os.access(cached, os.X_OK):
-        return Opa(cached, wanted)
+    refused: list[str] = []
+    found = _shipped_opa(wanted, refused) or _built_opa(wanted, refused)
+    if found is not None:
+        return found
     on_path = shutil.which("opa")
-    found = ""
     if on_path:
         version = binary_version(Path(on_path))
         if version is not None and is_supported(version):
             return Opa(Path(on_path), version)
-        found = f" (found {on_path}: {version or 'does not run'}, outside the supported range)"
-    raise OpaNotFound(f"no usable opa to compile Rego{found}. {install_hint()}")
+        refused.append(f"found {on_path}: {version or 'does not run'}, outside the supported range")
+    why = f" ({'; '.join(refused)})" if refused else ""
+    raise OpaNotFound(f"no usable opa to compile Rego{why}. {install_hint()}")

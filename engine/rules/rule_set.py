@@ -1,11 +1,12 @@
 """Discovering rules in policy sources and compiling them into one module.
 
 A rule is a package under ``rules.`` that defines ``deny`` (or the legacy
-``allow`` or ``policy``), or a legacy Snyk IaC rule (``package rules`` or
-``schemas.x``, :mod:`engine.rules.legacy_iac`). The shipped API packages
-(``rego/lib/``) are added to the sources; user files that define ``snyk`` are
-set aside (in a scan the shipped ``snyk`` always wins). A user library that defines packages under
-``fugue`` (regula's ``lib/``) replaces the shipped ``fugue`` package, and the
+``allow`` or ``policy``, or ``warn``, whose failures are warnings), or a
+legacy Snyk IaC rule (``package rules`` or ``schemas.x``,
+:mod:`engine.rules.legacy_iac`). The shipped API packages (``rego/lib/``)
+are added to the sources; user files that define ``snyk`` are set aside
+(in a scan the shipped ``snyk`` always wins). A user library that defines
+packages under ``fugue`` (regula's ``lib/``) replaces the shipped ``fugue`` package, and the
 multi-resource judgements then see the input regula gives its library
 (:data:`FUGUE_INPUT`).
 
@@ -55,8 +56,11 @@ from engine.rules.relation_queries import IndexPart, index_parts
 from engine.rules.sources import PolicySources, RegoFile
 
 RULES_ROOT = "rules"
-JUDGEMENTS = ("deny", "policy", "allow")
+JUDGEMENTS = ("deny", "policy", "allow", "warn")
 """Judgement rules in order of preference when a package defines several."""
+WARN = "warn"
+"""The judgement whose failing results are warnings (they fail no scan by default);
+asked beside ``deny`` when a rule defines both."""
 
 API_PACKAGES = frozenset({"snyk", "fugue"})
 """Packages the engine ships; user files defining exactly ``snyk`` are replaced in a scan
@@ -110,6 +114,12 @@ class RuleSpec:
     def judgement(self) -> str:
         """The judgement rule the engine asks: ``deny``, ``policy`` or ``allow``."""
         return next(j for j in JUDGEMENTS if j in self.names)
+
+    @property
+    def warns(self) -> bool:
+        """Whether ``warn`` is asked beside the rule's judgement (it defines both
+        ``deny`` and ``warn``)."""
+        return WARN in self.names and self.judgement == "deny" and not self.legacy
 
     @property
     def ref(self) -> str:
@@ -338,7 +348,10 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
             lines.append(f'r{i}_static["metadata"] := {ref}.metadata')
         judgement = rule.judgement
         lines.append(f"r{i}_multi := __rego_engine_result(r{i}_judgements)")
-        for name in (judgement, "resources") if "resources" in rule.names else (judgement,):
+        asked = [judgement, *(["resources"] if "resources" in rule.names else [])]
+        if rule.warns:
+            asked.append(WARN)
+        for name in asked:
             if rule.legacy:
                 if name == judgement:
                     lines.extend(legacy_judgements(i, ref, judgement))
@@ -359,6 +372,15 @@ def dispatch_module(rules: list[RuleSpec], *, user_fugue: bool = False) -> str:
                     f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '
                     f'"scope": {{}}}})\n'
                     f"\td := {ref}.resources with input as r\n]"
+                )
+            if rule.warns:
+                # ``warn`` beside ``deny``: asked per resource too, as ``[j, infos, "warn"]``.
+                per_resource = f"array.concat({per_resource}, r{i}_per_resource_warn)"
+                lines.append(
+                    f'r{i}_per_resource_warn := [[j, d, "warn"] |\n'
+                    f'\tsome j, r in __snyk_query({{"resource_type": {ref}.resource_type, '
+                    f'"scope": {{}}}})\n'
+                    f"\td := {ref}.warn with input as r\n]"
                 )
             lines.append(f"r{i}_single := __rego_engine_result({per_resource})")
             lines.append(
@@ -397,8 +419,11 @@ def _dispatch_lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> CompiledRuleSet:
-    """Compile every rule in ``sources``; rules whose files fail are set aside."""
+def compile_rule_set(
+    sources: PolicySources, *, use_cache: bool = True, include_print: bool = False
+) -> CompiledRuleSet:
+    """Compile every rule in ``sources``; rules whose files fail are set aside
+    (``include_print``: ``print()`` calls stay in the module)."""
     full, replaced = with_shipped_library(sources)
     shipped = {f.display for f in full.rego_files if f.display.startswith("<shipped>/")}
     excluded: set[str] = set()
@@ -416,7 +441,9 @@ def compile_rule_set(sources: PolicySources, *, use_cache: bool = True) -> Compi
             data_files=full.data_files,
         )
         try:
-            policy = compile_policy(attempt, _entrypoints(len(rules)), use_cache=use_cache)
+            policy = compile_policy(
+                attempt, _entrypoints(len(rules)), use_cache=use_cache, include_print=include_print
+            )
         except CompileError as exc:
             newly = _set_aside(exc, rules, dispatch, shipped, failed, library_errors)
             if not newly:

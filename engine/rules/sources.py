@@ -12,10 +12,13 @@ a file named directly is read as given.
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -57,16 +60,28 @@ class PolicySources:
     data_files: list[str] = field(default_factory=list)
 
 
-def policy_files(root: Path) -> list[Path]:
+def ignored_name(name: str, patterns: Sequence[str]) -> bool:
+    """Whether a file or directory name matches one of the ``--ignore`` glob
+    patterns (Go's ``filepath.Match`` on the base name, as ``opa test --ignore``)."""
+    return any(fnmatch.fnmatchcase(name, p.replace("[^", "[!")) for p in patterns)
+
+
+def policy_files(root: Path, ignore: Sequence[str] = ()) -> list[Path]:
     """The policy modules and data documents below ``root`` that are read, in
-    order (hidden directories and symlinked directories are not entered)."""
+    order (hidden directories and symlinked directories are not entered, nor
+    files and directories whose names match an ``ignore`` pattern; ``root``
+    itself is always read, as in ``opa``)."""
     if root.is_file():
         return [root]
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and not ignored_name(d, ignore)
+        )
         for name in sorted(filenames):
             path = Path(dirpath) / name
+            if ignored_name(name, ignore):
+                continue
             if path.suffix in REGO_SUFFIXES or path.suffix in DATA_SUFFIXES:
                 found.append(path)
     return found
@@ -83,14 +98,45 @@ def _read_text(path: Path, root: Path | None) -> str:
         raise SourceError(display_path(path), exc.strerror or str(exc)) from None
 
 
+_MAX_EXACT_DIGITS = 4000
+"""Digits of the largest number beyond float64 a JSON data document may hold
+(written exactly as an integer; Python writes integers up to 4,300 digits)."""
+
+
+class _NumberOutOfRange(ValueError):
+    pass
+
+
+def _json_float(text: str) -> float | int:
+    """A JSON number with a fraction or exponent: a float, or the exact integer
+    when it is beyond float64's range (``1e1000``), as OPA keeps it exactly."""
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    exact = Decimal(text)
+    digits = exact.adjusted() + 1
+    if digits > _MAX_EXACT_DIGITS or exact != exact.to_integral_value():
+        raise _NumberOutOfRange(
+            f"number {text[:40]} is beyond float64 and not an integer of at most "
+            f"{_MAX_EXACT_DIGITS} digits"
+        )
+    return int(exact)
+
+
+def _json_constant(name: str) -> Any:
+    raise _NumberOutOfRange(f"{name} is not JSON")
+
+
 def parse_data_document(path: Path, text: str) -> Any:
     """The value of a JSON or YAML data document (the YAML parser is imported
-    with the first YAML document)."""
+    with the first YAML document). JSON numbers beyond float64 are kept exact."""
     if path.suffix == ".json":
         try:
-            return json.loads(text)
+            return json.loads(text, parse_float=_json_float, parse_constant=_json_constant)
         except json.JSONDecodeError as exc:
             raise SourceError(display_path(path), exc.msg, exc.lineno) from None
+        except ValueError as exc:  # out of range, or an integer past Python's digit limit
+            raise SourceError(display_path(path), f"invalid JSON: {exc}") from None
         except RecursionError:
             from engine.inputs.loaders.limits import too_deep_message
 
@@ -133,9 +179,13 @@ def _merge_document(data: dict[str, Any], value: Any, at: list[str], origin: str
 
 
 def load_sources(
-    paths: list[Path], *, on_error: Callable[[SourceError], None] | None = None
+    paths: list[Path],
+    *,
+    on_error: Callable[[SourceError], None] | None = None,
+    ignore: Sequence[str] = (),
 ) -> PolicySources:
-    """Read every policy module and data document below ``paths``.
+    """Read every policy module and data document below ``paths`` (but those
+    :func:`policy_files` leaves out for ``ignore``).
 
     Without ``on_error`` the first bad file raises :class:`SourceError`; with
     it, each bad file is reported there and skipped.
@@ -151,7 +201,7 @@ def load_sources(
                 raise
             on_error(exc)
             continue
-        files = policy_files(root)
+        files = policy_files(root, ignore)
         for path in files:
             real = path.resolve()
             if real in seen:
@@ -173,9 +223,7 @@ def _load_file(sources: PolicySources, root: Path, path: Path, real: Path) -> No
             RegoFile(real, display_path(path), text, detect_rego_version(text))
         )
         return
-    value = parse_data_document(path, text)
-    if value is None:
-        return
+    value = parse_data_document(path, text)  # an empty YAML file is null, as in OPA
     at = [] if root.is_file() else list(path.parent.relative_to(root).parts)
     _merge_document(sources.data, value, at, display_path(path))
     sources.data_files.append(display_path(path))

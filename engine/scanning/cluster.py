@@ -42,6 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.core.child_processes import SAFE_PATH_VARIABLE, safe_python_children
 from engine.core.collector import collector_paused
 from engine.evaluation.prepared_rules import PreparedRules
 from engine.inputs.discovery import (
@@ -214,15 +215,21 @@ def cluster_client(address: str) -> Iterator[Client]:
     from distributed import Client, LocalCluster
 
     if workers is not None:
+        import dask
+
+        # Every worker process the nannies start, restarts included, imports
+        # nothing from the working directory.
+        safe_start = {f"distributed.nanny.pre-spawn-environ.{SAFE_PATH_VARIABLE}": "1"}
         try:
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address="127.0.0.1:0",
-                silence_logs=logging.ERROR,
-            )
+            with safe_python_children(), dask.config.set(safe_start):
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
+                    silence_logs=logging.ERROR,
+                )
         except Exception as exc:
             raise ClusterError(f"cannot start a local Dask cluster: {exc}") from exc
         with cluster, Client(cluster) as client:

@@ -15,10 +15,11 @@ what is read, redirect output, weaken what is checked or the exit policy:
 * ``output``, ``format``, ``fail-on``, ``rules``, ``bundle``, ``rule``,
   ``exclude-rule``, ``skip-path``, ``input-type``, ``jobs`` and ``cluster`` are
   refused (a found file may not send the scanned tree to other machines);
-* paths (``inputs``, ``var-file``, ``ignore-file``) must stay inside the
-  file's directory, symbolic links resolved;
+* so are ``inputs``, ``var`` and ``var-file``: only the operator chooses which
+  inputs are scanned and the value of any variable;
+* ``ignore-file`` must stay inside the file's directory, symbolic links resolved;
 * bounds (``rule-timeout``, ``max-memory``, ``max-output``,
-  ``max-file-size``) may only be tightened below their defaults.
+  ``max-file-size``, ``load-timeout``) may only be tightened below their defaults.
 
 A refused key is dropped and reported as an error naming the file and line
 (the scan goes on and exits 2).
@@ -67,6 +68,7 @@ SCAN_KEYS: dict[str, tuple[str, str]] = {
     "var-file": ("var_files", "paths"),
     "var": ("variables", "variables"),
     "max-file-size": ("max_file_size", "positive_number"),
+    "load-timeout": ("load_timeout", "positive_number"),
     "split-k8s": ("split_k8s", "boolean"),
     "bundle": ("bundle", "path"),
     "jobs": ("jobs", "positive_integer"),
@@ -87,10 +89,14 @@ REFUSED_WHEN_FOUND = frozenset(
         "input-type",
         "jobs",
         "cluster",
+        "inputs",
+        "var",
+        "var-file",
     }
 )
 """Keys a configuration file found in the scanned tree may not set: they redirect
-output, weaken the exit policy, or change which rules and inputs are checked."""
+output, weaken the exit policy, change which rules and inputs are checked, or
+set a variable's value."""
 
 @functools.cache
 def ceilings_when_found() -> dict[str, float]:
@@ -103,6 +109,7 @@ def ceilings_when_found() -> dict[str, float]:
         "max-memory": ScanOptions.max_memory_mb,
         "max-output": ScanOptions.max_output_mb,
         "max-file-size": LoadOptions.max_file_mb,
+        "load-timeout": LoadOptions.load_timeout,
     }
 
 _TRUST_HINT = "name the file with --config to trust it"

@@ -16,7 +16,7 @@ from engine.evaluation.evaluator import RuleEvaluator, RuleRun
 from engine.inputs.discovery import ScanInput
 from engine.inputs.state import State
 from engine.results.building import ResourceIndex, RuleResults, build_rule_results
-from engine.results.inferred_attributes import add_inferred, without_attributes
+from engine.results.inferred_attributes import InferredBudget, add_inferred, without_attributes
 from engine.results.report import InputReport, ScanReport
 from engine.rules.metadata import RuleMetadata
 from engine.rules.rule_set import CompiledRuleSet, RuleCompileError
@@ -30,10 +30,14 @@ def scan_one(
     evaluator: RuleEvaluator | None,
     report: ScanReport,
     tick: Callable[[], None],
+    inferred: InferredBudget | None = None,
 ) -> InputReport | None:
     """The results of every selected rule that applies to one input (problems
-    go to ``report``); None when the input cannot be loaded."""
+    go to ``report``); None when the input cannot be loaded. ``inferred``: the
+    inferred attribute paths the scan may still show (None: this input's bound)."""
     rule_results = _compile_failures(selected.failed)
+    inferred = inferred if inferred is not None else InferredBudget()
+    inferred.next_input()
     if evaluator is not None:
         try:
             evaluator.load(scan_input.state)
@@ -63,7 +67,9 @@ def scan_one(
                     built = build(run, scan_input.state, resources)
                 if evaluator.infers_attributes and not run.rule.legacy and not run.errors:
                     try:
-                        _infer_attributes(evaluator, index, built, resources, scan_input.name)
+                        _infer_attributes(
+                            evaluator, index, built, resources, scan_input.name, inferred
+                        )
                     except Exception as exc:  # an engine bug must not lose the other rules
                         for one in built:
                             one.errors.append(internal_error(exc))
@@ -79,6 +85,7 @@ def _infer_attributes(
     built: list[RuleResults],
     resources: ResourceIndex,
     input_name: str,
+    inferred: InferredBudget,
 ) -> None:
     """Give the resources of ``built`` that show no attribute path those rule
     ``index`` read of them as it was just evaluated; when the evaluator cannot
@@ -95,7 +102,9 @@ def _infer_attributes(
                 f"{input_name}: {rule_results.package}: attribute paths not inferred: {exc}"
             )
             continue
-        add_inferred(rule_results, reads, resources)
+        cut = add_inferred(rule_results, reads, resources, inferred)
+        if cut is not None:
+            rule_results.warnings.append(f"{input_name}: {rule_results.package}: {cut}")
 
 
 def _build(run: RuleRun, state: State, resources: ResourceIndex) -> list[RuleResults]:

@@ -35,6 +35,7 @@ import os
 import pickle
 import signal
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -43,12 +44,14 @@ from multiprocessing.process import BaseProcess
 from typing import NamedTuple
 
 from engine.core import cancellation
+from engine.core.child_processes import safe_python_children
 from engine.core.collector import collector_paused
 from engine.evaluation.attribute_reads import traced_policy
 from engine.evaluation.evaluator import RuleEvaluator
 from engine.evaluation.prepared_rules import PreparedRules
 from engine.inputs.discovery import ScanInput
 from engine.results.building import ResourceIndex, RuleResults, locate_results
+from engine.results.inferred_attributes import InferredBudget
 from engine.results.report import InputReport, ScanReport
 from engine.rules.rule_set import CompiledRuleSet
 from engine.scanning.input_scan import Selected, scan_one
@@ -87,16 +90,19 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_main(connection: Connection, payload: bytes, parent: int) -> None:
-    """A worker: evaluate each input received until told to stop (None)."""
+def _worker_main(connection: Connection, payload_file: str, parent: int) -> None:
+    """A worker: read the rules from ``payload_file``, then evaluate each input
+    received until told to stop (None)."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        worker: WorkerRules | Exception = worker_rules(payload)
+        with open(payload_file, "rb") as payload:
+            worker: WorkerRules | Exception = worker_rules(payload.read())
     except Exception as exc:  # an engine bug: each input reports it
         worker = exc
+    inferred = InferredBudget()  # the worker's share of the scan
     while (scan_input := connection.recv()) is not None:
-        connection.send(evaluate(worker, scan_input))
+        connection.send(evaluate(worker, scan_input, inferred))
 
 
 def rules_payload(prepared: PreparedRules, selected: Selected, limits: Limits) -> bytes:
@@ -115,16 +121,27 @@ def worker_rules(payload: bytes) -> WorkerRules:
     return WorkerRules(prepared.rule_set, selected, evaluator)
 
 
-def evaluate(worker: WorkerRules | Exception, scan_input: ScanInput) -> Outcome:
+def evaluate(
+    worker: WorkerRules | Exception,
+    scan_input: ScanInput,
+    inferred: InferredBudget | None = None,
+) -> Outcome:
     """One input's outcome, built in a worker (results not yet located); an engine
-    bug (here, or when the worker built its rules) is that input's error."""
+    bug (here, or when the worker built its rules) is that input's error.
+    ``inferred``: the inferred attribute paths the worker may still show."""
     if isinstance(worker, Exception):
         return None, [f"{scan_input.name}: evaluation failed in a worker: {worker!r}"]
     report = ScanReport()
     try:
         with collector_paused():
             found = scan_one(
-                scan_input, worker.rule_set, worker.selected, worker.evaluator, report, lambda: None
+                scan_input,
+                worker.rule_set,
+                worker.selected,
+                worker.evaluator,
+                report,
+                lambda: None,
+                inferred,
             )
     except Exception as exc:  # an engine bug in the worker: report it with the input
         return None, [f"{scan_input.name}: evaluation failed in a worker: {exc!r}"]
@@ -149,24 +166,33 @@ class _Worker:
 
 
 class _Pool:
-    """Worker processes that each evaluate one input at a time."""
+    """Worker processes that each evaluate one input at a time.
+
+    The rules reach the workers as a file in a private temporary directory,
+    not through the start-up pipe: a worker that dies before reading them
+    leaves no write of megabytes blocked."""
 
     def __init__(self, payload: bytes, inputs: list[ScanInput]) -> None:
-        self._payload = payload
+        self._directory = tempfile.TemporaryDirectory(prefix="rego-engine-workers-")
+        self._payload_file = os.path.join(self._directory.name, "rules.pickle")
+        with open(self._payload_file, "xb") as payload_file:
+            payload_file.write(payload)
         self._inputs = inputs
         self._context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
 
     def start(self) -> _Worker:
-        """A new worker (its rule set arrives as it starts)."""
+        """A new worker (it reads the rule set from the payload file as it starts),
+        importing nothing from the working directory."""
         parent_end, child_end = self._context.Pipe()
         process = self._context.Process(
             target=_worker_main,
-            args=(child_end, self._payload, os.getpid()),
+            args=(child_end, self._payload_file, os.getpid()),
             name="rego-engine-worker",
             daemon=True,
         )
-        process.start()
+        with safe_python_children():
+            process.start()
         child_end.close()
         worker = _Worker(process, parent_end)
         self.workers.append(worker)
@@ -193,6 +219,7 @@ class _Pool:
             worker.process.join()
             worker.connection.close()
         self.workers.clear()
+        self._directory.cleanup()
 
     def kill(self) -> None:
         """Kill every worker now (a cancelled or failing scan) and reap them."""
@@ -202,6 +229,7 @@ class _Pool:
             worker.process.join()
             worker.connection.close()
         self.workers.clear()
+        self._directory.cleanup()
 
 
 def scan_in_workers(
@@ -245,12 +273,18 @@ def scan_in_workers(
                     if worker.holding is None and waiting:
                         _give_next(pool, worker, waiting, attempts)
                 busy = {w.connection: w for w in pool.workers if w.holding is not None}
-                for ready in wait(list(busy), timeout=_POLL_SECONDS):
+                ready = wait(list(busy), timeout=_POLL_SECONDS)
+                # A worker that exited is lost even when its pipe stays open (a child
+                # of its own holding it): its exit code tells, not only end of file.
+                ended = [c for c, w in busy.items() if c not in ready and not w.process.is_alive()]
+                for connection in [*ready, *ended]:
                     # typeshed widens wait()'s result; it returns the connections it was given
-                    worker = busy[ready]  # type: ignore[index]
+                    worker = busy[connection]  # type: ignore[index]
                     position = worker.holding
                     assert position is not None
                     try:
+                        if connection not in ready and not connection.poll():
+                            raise EOFError
                         outcomes[position] = worker.connection.recv()
                         worker.holding = None
                     except (EOFError, OSError):

@@ -7,78 +7,34 @@ The library API behind ``rego-engine scan``::
     sys.exit(report.exit_code())
 
 Problems with single files, rules or inputs are recorded in the report and
-the rest of the scan goes on.
+the rest of the scan goes on. A scan prepares the rules (from a bundle, the
+prepared-rules cache or by compiling them), selects the ones to run, hands
+them to the executor :func:`~engine.scanning.executors.choose_executor` picks
+(this process, worker processes or a cluster), then applies the post-scan
+passes of :mod:`engine.scanning.post_scan` to the report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from engine.core import cancellation
-from engine.core.collector import collector_paused, thaw
+from engine.core.collector import thaw
+from engine.core.signed_cache import key_problem
 from engine.evaluation import prepared_cache
 from engine.evaluation.bundle import read_bundle
 from engine.evaluation.evaluator import RuleEvaluator
-from engine.evaluation.prepared_rules import compile_rules, rules_origin
-from engine.inputs.discovery import LoadOptions, ScanInput, load_inputs
-from engine.results.ignores import IgnoreList, apply_ignores, utc_today
-from engine.results.inline_suppressions import apply_inline_suppressions
+from engine.evaluation.prepared_rules import PreparedRules, compile_rules, rules_origin
+from engine.inputs.discovery import LoadedInputs
 from engine.results.report import ScanReport
 from engine.rules.metadata import RuleMetadata
-from engine.rules.rule_set import CompiledRuleSet
 from engine.rules.selection import RuleSelection
-from engine.scanning.input_scan import Selected, scan_one
+from engine.scanning.executors import RunnableRules, choose_executor
+from engine.scanning.input_scan import Selected
+from engine.scanning.post_scan import POST_SCAN_PASSES, RulesRun
+from engine.scanning.scan_options import ScanOptions
 from engine.wasm.host import Limits
 
-if TYPE_CHECKING:
-    from distributed import Client
-
-    from engine.results.baseline import Baseline
-    from engine.scanning.parallel import Outcome
-
-ProgressHook = Callable[[int, int], None]
-"""Called with (steps done, total steps) as rules run over inputs."""
-
-
-@dataclass(frozen=True)
-class ScanOptions:
-    """Bounds and hooks of a scan."""
-
-    rule_timeout: float = 30.0
-    """Seconds one rule may take on one input."""
-    max_memory_mb: int = 2048
-    """MiB of Wasm memory the policy instance may use."""
-    max_output_mb: float = 16
-    """MiB of result text one rule may return on one input."""
-    progress: ProgressHook | None = None
-    load: LoadOptions = field(default_factory=LoadOptions)
-    """How inputs are found and loaded (formats, skipped paths, size limit)."""
-    selection: RuleSelection = field(default_factory=RuleSelection)
-    """The rules to run (``--rule``, ``--exclude-rule``); every rule by default."""
-    ignores: IgnoreList | None = None
-    """Accepted findings: matching results are marked ignored and never fail the scan."""
-    baseline: Baseline | None = None
-    """Failures recorded earlier (``--baseline``): marked ignored, with the baseline as reason."""
-    inline_suppressions: bool = True
-    """Whether suppression comments in the scanned files apply (off, for untrusted
-    trees: they have no effect and give no warnings)."""
-    today: date | None = None
-    """The day ignore expiry dates are compared with; None: today in UTC."""
-    bundle: Path | None = None
-    """A bundle from ``rego-engine build`` to take the rules from instead of
-    compiling ``rule_paths`` (no ``opa`` needed)."""
-    jobs: int = 1
-    """Worker processes evaluating inputs (1: evaluate in this process)."""
-    cluster: Client | None = None
-    """A ``distributed.Client`` whose Dask cluster evaluates the inputs (``--cluster``);
-    ``jobs`` then does not apply."""
-    cluster_shared_fs: bool = False
-    """Whether the cluster's workers see this machine's input paths (``--cluster-shared-fs``):
-    they then load the inputs themselves, and this process only finds the files."""
+__all__ = ["ScanOptions", "scan"]
 
 
 def scan(
@@ -88,19 +44,87 @@ def scan(
     inputs below ``input_paths``."""
     options = options or ScanOptions()
     report = ScanReport()
-    key: str | None = None
-    if options.bundle is not None:
-        prepared = read_bundle(options.bundle)
-    else:
-        key = prepared_cache.cache_key(rule_paths)
-        cached = None if key is None else prepared_cache.load(key, rules_origin(rule_paths))
-        if cached is not None:
-            key = None  # nothing to store
-        prepared = cached or compile_rules(rule_paths)
+    if (untrusted := key_problem()) is not None:
+        report.warnings.append(untrusted)
+    prepared, cache_key = _prepare_rules(
+        rule_paths, options.bundle, report, debug_print=options.debug_print
+    )
+    limits = Limits(
+        options.rule_timeout,
+        options.max_memory_mb,
+        options.max_output_mb,
+        timeout_option=options.timeout_option,
+    )
+    evaluator = _evaluator(prepared, limits, cache_key)
+    rules_run, selected = _select_rules(prepared, evaluator, options.selection, report)
+    executor = choose_executor(
+        RunnableRules(prepared, selected, evaluator, limits),
+        jobs=options.jobs,
+        client=options.cluster,
+        cluster_shared_fs=options.cluster_shared_fs,
+        progress=options.progress,
+    )
+    try:
+        loaded = executor.load(input_paths, options.load, options.load_progress)
+        _record_loading(report, loaded, input_paths)
+        selection_errors, selection_warnings = options.selection.problems(rules_run.known)
+        report.errors += selection_errors
+        report.warnings += selection_warnings
+        executor.evaluate(loaded.inputs, report)
+    finally:
+        if evaluator is not None:
+            evaluator.close()  # its Wasm memory may be GiBs: free it before returning
+    thaw()
+    for post_scan_pass in POST_SCAN_PASSES:
+        post_scan_pass(report, rules_run, options)
+    return report
+
+
+def _prepare_rules(
+    rule_paths: list[Path], bundle: Path | None, report: ScanReport, *, debug_print: bool = False
+) -> tuple[PreparedRules, str | None]:
+    """The rules from ``bundle``, else from the prepared-rules cache, else
+    compiled from ``rule_paths``; with the cache key to store them under when
+    they were compiled here (None otherwise). With ``debug_print`` the rules
+    are compiled with their print calls, past the cache."""
+    if bundle is not None:
+        if debug_print:
+            report.warnings.append("--debug-print has no effect on a bundle's precompiled rules")
+        return read_bundle(bundle), None
+    if debug_print:
+        return compile_rules(rule_paths, include_print=True), None
+    key = prepared_cache.cache_key(rule_paths)
+    cached = None if key is None else prepared_cache.load(key, rules_origin(rule_paths))
+    if cached is not None:
+        return cached, None
+    return compile_rules(rule_paths), key
+
+
+def _evaluator(
+    prepared: PreparedRules, limits: Limits, cache_key: str | None
+) -> RuleEvaluator | None:
+    """The evaluator of the prepared rules (None when there is no rule to run);
+    rules compiled here are stored in the cache under ``cache_key``."""
+    rule_set = prepared.rule_set
+    if rule_set.policy is None or not rule_set.rules:
+        return None
+    evaluator = RuleEvaluator(rule_set, limits, statics=prepared.statics, infer_attributes=True)
+    if cache_key is not None and prepared_cache.cacheable(prepared):
+        prepared_cache.store(cache_key, prepared, evaluator.statics, evaluator.abi_version)
+    return evaluator
+
+
+def _select_rules(
+    prepared: PreparedRules,
+    evaluator: RuleEvaluator | None,
+    selection: RuleSelection,
+    report: ScanReport,
+) -> tuple[RulesRun, Selected]:
+    """Every rule known (compile failures first) and those ``selection`` picks;
+    the rules' problems and an empty rule set are recorded in ``report``."""
     rule_set = prepared.rule_set
     report.warnings += prepared.warnings
     report.errors += prepared.file_errors
-    selection = options.selection
     failed_selected = [f for f in rule_set.failed if selection.selects(f.rule.ref)]
     for failed in failed_selected:
         report.errors += [f"{failed.rule.ref}: {m}" for m in failed.messages]
@@ -109,114 +133,26 @@ def scan(
             "no rules found: a rule is a package under rules. that defines deny "
             f"(searched {prepared.origin})"
         )
-    limits = Limits(options.rule_timeout, options.max_memory_mb, options.max_output_mb)
-    evaluator = (
-        RuleEvaluator(rule_set, limits, statics=prepared.statics, infer_attributes=True)
-        if rule_set.policy is not None and rule_set.rules
-        else None
+    rules_run = RulesRun(
+        known=[(failed.rule.ref, "") for failed in rule_set.failed],
+        catalogue=[(failed.rule.ref, RuleMetadata()) for failed in rule_set.failed],
     )
-    if key is not None and evaluator is not None and prepared_cache.cacheable(prepared):
-        prepared_cache.store(key, prepared, evaluator.statics, evaluator.abi_version)
-    known = [(failed.rule.ref, "") for failed in rule_set.failed]
-    catalogue = [(failed.rule.ref, RuleMetadata()) for failed in rule_set.failed]
     selected = Selected([], failed_selected)
     if evaluator is not None:
         for index, rule in enumerate(rule_set.rules):
             metadata = evaluator.statics[index].metadata
-            rule_id = metadata.id
-            known.append((rule.ref, rule_id))
-            catalogue.append((rule.ref, metadata))
-            if selection.selects(rule.ref, rule_id):
+            rules_run.known.append((rule.ref, metadata.id))
+            rules_run.catalogue.append((rule.ref, metadata))
+            if selection.selects(rule.ref, metadata.id):
                 selected.rules.append(index)
-    try:
-        evaluated: list[Outcome] | None = None
-        if evaluator is not None and options.cluster is not None and options.cluster_shared_fs:
-            # Imported here: only a cluster scan loads Dask.
-            from engine.scanning.cluster import load_and_scan_on_cluster
-
-            ready = replace(prepared, statics=evaluator.statics)
-            loaded, evaluated = load_and_scan_on_cluster(
-                input_paths, options.load, ready, selected, limits, options.cluster,
-                options.progress,
-            )  # fmt: skip
-        else:
-            loaded = load_inputs(input_paths, options.load)
-        report.errors += [str(p) for p in loaded.problems]
-        report.warnings += [w for scan_input in loaded.inputs for w in scan_input.warnings]
-        if not loaded.inputs and not loaded.problems:
-            report.warnings.append(
-                "no supported input found in " + ", ".join(str(p) for p in input_paths)
-            )
-        selection_errors, selection_warnings = selection.problems(known)
-        report.errors += selection_errors
-        report.warnings += selection_warnings
-        if evaluated is not None:
-            from engine.scanning.parallel import record  # loaded with the cluster's module
-
-            for scan_input, outcome in zip(loaded.inputs, evaluated, strict=True):
-                record(report, scan_input, outcome)
-        elif evaluator is not None and options.cluster is not None and loaded.inputs:
-            # Imported here: only a cluster scan loads Dask.
-            from engine.scanning.cluster import scan_on_cluster
-
-            ready = replace(prepared, statics=evaluator.statics)
-            scan_on_cluster(
-                loaded.inputs, ready, selected, limits, options.cluster, report, options.progress
-            )
-        elif evaluator is not None and options.jobs > 1 and len(loaded.inputs) > 1:
-            # Imported here: a scan in this process never loads multiprocessing.
-            from engine.scanning.parallel import scan_in_workers
-
-            # The workers get the statics the evaluator read, so none evaluates them again.
-            ready = replace(prepared, statics=evaluator.statics)
-            scan_in_workers(
-                loaded.inputs, ready, selected, limits, options.jobs, report, options.progress
-            )
-        else:
-            _scan_here(loaded.inputs, rule_set, selected, evaluator, report, options.progress)
-    finally:
-        if evaluator is not None:
-            evaluator.close()  # its Wasm memory may be GiBs: free it before returning
-    thaw()
-    report.warnings += [
-        warning
-        for input_report in report.inputs
-        for rule_results in input_report.rule_results
-        for warning in rule_results.warnings
-    ]
-    if options.ignores is not None:
-        apply_ignores(report, options.ignores, options.today or utc_today(), known)
-    if options.inline_suppressions:
-        apply_inline_suppressions(report, catalogue)
-    if options.baseline is not None:
-        from engine.results.baseline import apply_baseline
-
-        apply_baseline(report, options.baseline)
-    return report
+    return rules_run, selected
 
 
-def _scan_here(
-    inputs: list[ScanInput],
-    rule_set: CompiledRuleSet,
-    selected: Selected,
-    evaluator: RuleEvaluator | None,
-    report: ScanReport,
-    progress: ProgressHook | None,
-) -> None:
-    """Evaluate every input in this process, adding its results to ``report``."""
-    total = len(inputs) * len(selected.rules)
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, total)
-
-    for position, scan_input in enumerate(inputs, start=1):
-        cancellation.check()
-        with collector_paused():
-            input_report = scan_one(scan_input, rule_set, selected, evaluator, report, tick)
-        if input_report is not None:
-            report.inputs.append(input_report)
-        done = position * len(selected.rules)  # rules an unloadable input never ran
+def _record_loading(report: ScanReport, loaded: LoadedInputs, input_paths: list[Path]) -> None:
+    """Inputs that could not be loaded are errors; finding none at all is a warning."""
+    report.errors += [str(p) for p in loaded.problems]
+    report.warnings += [w for scan_input in loaded.inputs for w in scan_input.warnings]
+    if not loaded.inputs and not loaded.problems:
+        report.warnings.append(
+            "no supported input found in " + ", ".join(str(p) for p in input_paths)
+        )

@@ -61,9 +61,9 @@ def outcome_json(outcome: TestOutcome) -> dict[str, Any]:
     doc["duration"] = outcome.duration_ns
     if outcome.sub_results:
         doc["sub_results"] = outcome.sub_results
-    if outcome.output:
+    if outcome.output or outcome.printed:
         # opa reports print output as bytes, which Go's JSON writes as base64.
-        text = "\n".join(outcome.output) + "\n"
+        text = "\n".join([*outcome.output, *outcome.printed]) + "\n"
         doc["output"] = base64.b64encode(text.encode()).decode()
     return doc
 
@@ -97,6 +97,8 @@ def _details(outcome: TestOutcome) -> list[str]:
         lines += _sub_lines(outcome.sub_results)
     for message in outcome.output:
         lines += ["  " + line for line in message.splitlines()]
+    if outcome.printed:  # as opa test shows print output: set off by blank lines
+        lines += ["", *("  " + line for line in outcome.printed), ""]
     return lines
 
 
@@ -117,16 +119,28 @@ def pretty(run: TestRun, *, verbose: bool = False) -> str:
         out += [RULE, "FAILURES", RULE]
         for outcome in failures:
             out += [*outcome_lines(outcome), ""]
-    total = len(run.outcomes)
-    if not total:
+    if not run.outcomes:
         return "\n".join(out) + ("\n" if out else "")
     if shown:
         out.append(RULE)
-    counts = {
-        "PASS": sum(o.passed for o in run.outcomes),
-        "FAIL": sum(o.fail for o in run.outcomes),
-        "SKIPPED": sum(o.skip for o in run.outcomes),
-        "ERROR": sum(bool(o.error) for o in run.outcomes),
-    }
+    counts = {"PASS": 0, "FAIL": 0, "SKIPPED": 0, "ERROR": 0}
+    for outcome in run.outcomes:
+        if outcome.sub_results and not outcome.error:
+            leaves = _leaf_failures(outcome.sub_results)
+            counts["FAIL"] += sum(leaves)
+            counts["PASS"] += len(leaves) - sum(leaves)
+        else:
+            counts[outcome.verdict] += 1
+    total = sum(counts.values())
     out += [f"{word}: {n}/{total}" for word, n in counts.items() if n]
     return "\n".join(out) + "\n"
+
+
+def _leaf_failures(subs: dict[str, Any]) -> list[bool]:
+    """Whether each innermost case of a partial-object test failed: ``opa
+    test`` counts every case in its summary, not the test."""
+    found: list[bool] = []
+    for entry in subs.values():
+        inner = entry.get("sub_results")
+        found += _leaf_failures(inner) if inner else [bool(entry.get("fail"))]
+    return found

@@ -27,11 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.paths import REGO_LIB_DIR, display_path
+from engine.evaluation.print_statements import PRINT_BUILTIN, print_handler
 from engine.relations import type_hierarchy
 from engine.rules.compiler import CompiledPolicy, CompileError, CompileMessage, compile_policy
 from engine.rules.conflicts import CONFLICT_CODE
 from engine.rules.rule_set import SHIPPED_TERRAFORM_FILE, TERRAFORM_PACKAGE, shipped_relations
 from engine.rules.sources import PolicySources, RegoFile, SourceError, load_sources
+from engine.testing import package_closures
+from engine.testing.package_closures import SourceModule, parts
 from engine.testing.rego_tests import TestRule, find_tests
 from engine.testing.snapshots import (
     SNAPSHOT_BUILTIN,
@@ -67,6 +70,8 @@ class TestOptions:
     """Seconds one test may take (``opa test``'s default)."""
     max_memory_mb: int = 2048
     update_snapshots: bool = False
+    ignore: tuple[str, ...] = ()
+    """Glob patterns of file and directory names not loaded (``opa test --ignore``)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,8 @@ class TestOutcome:
     sub_results: dict[str, Any] | None = None
     output: list[str] = field(default_factory=list)
     """Messages for the reader (snapshot diffs, snapshots written)."""
+    printed: list[str] = field(default_factory=list)
+    """Lines the test's ``print()`` calls wrote."""
 
     @property
     def passed(self) -> bool:
@@ -207,6 +214,8 @@ class CompiledTests:
     """The entrypoint that evaluates each test in ``policy``."""
     unbuilt: dict[str, list[CompileMessage]] = field(default_factory=dict)
     """Package → OPA's errors, for packages whose tests the Wasm build rejects."""
+    policies: dict[TestRule, CompiledPolicy] = field(default_factory=dict)
+    """The module holding each test's entrypoint (a large tree compiles in parts)."""
 
 
 def compile_tests(sources: PolicySources, pattern: re.Pattern[str] | None = None) -> CompiledTests:
@@ -235,16 +244,35 @@ def compile_tests(sources: PolicySources, pattern: re.Pattern[str] | None = None
         ]
         by_display = {f.display: f for f in files}
         every_file = {f.display: f for f in user}
-        attempt = PolicySources([*lib, *staged], data, sources.data_files)
+        modules = [
+            SourceModule(f.display, m.package, f.text) for f, m in zip(files, found, strict=True)
+        ]
+        runnable = [t for t in tests if not (t.skip or t.is_function)]
+        compiled = CompiledTests(None, tests, every_file, excluded)
         try:
-            policy, wrapped, unbuilt = _build_by_package(attempt, tests)
+            library = [f.text for f in lib]
+            packages = [t.package for t in runnable]
+            size = package_closures.PACKAGES_PER_PART
+            for group, needed in parts(modules, packages, library, size):
+                wanted = set(needed)
+                chosen = set(group)
+                attempt = PolicySources(
+                    [*lib, *(f for f in staged if f.display in wanted)], data, sources.data_files
+                )
+                part_tests = [t for t in tests if t.package in chosen]
+                policy, wrapped, unbuilt = _build_by_package(attempt, part_tests)
+                compiled.unbuilt.update(unbuilt)
+                compiled.entrypoints.update(wrapped.by_test)
+                if policy is not None:
+                    compiled.policy = compiled.policy or policy
+                    compiled.policies.update(dict.fromkeys(wrapped.by_test, policy))
         except CompileError as exc:
             if not exc.errors or any(m.file not in by_display for m in exc.errors):
                 raise
             for message in exc.errors:
                 excluded.setdefault(str(message.file), []).append(str(message))
             continue
-        return CompiledTests(policy, tests, every_file, excluded, wrapped.by_test, unbuilt)
+        return compiled
     raise CompileError([CompileMessage("tests still fail to compile after setting files aside")])
 
 
@@ -257,7 +285,8 @@ def _compile_wrapped(
     with_wrapper = PolicySources(
         [*sources.rego_files, wrapped.module], sources.data, sources.data_files
     )
-    return compile_policy(with_wrapper, list(wrapped.by_test.values())), wrapped
+    policy = compile_policy(with_wrapper, list(wrapped.by_test.values()), include_print=True)
+    return policy, wrapped
 
 
 def _build_by_package(
@@ -321,7 +350,7 @@ class TestSuite:
         options = options or TestOptions()
         pattern = re.compile(options.run) if options.run else None
         source_errors: list[SourceError] = []
-        sources = load_sources(paths, on_error=source_errors.append)
+        sources = load_sources(paths, on_error=source_errors.append, ignore=options.ignore)
         self.suite = compile_tests(sources, pattern)
         self.tests = self.suite.tests
         self.problems = [str(e) for e in source_errors] + [
@@ -329,17 +358,25 @@ class TestSuite:
         ]
         self.roots = [r.resolve() for r in paths]
         self.options = options
-        self.limits = Limits(options.timeout_seconds, options.max_memory_mb)
+        self.limits = Limits(
+            options.timeout_seconds, options.max_memory_mb, timeout_option="--timeout"
+        )
         self.current: TestOutcome | None = None
         self.instance: PolicyInstance | None = None
+        self.instance_policy: CompiledPolicy | None = None
 
-    def _instance(self) -> PolicyInstance:
+    def _instance(self, policy: CompiledPolicy) -> PolicyInstance:
+        if self.instance is not None and self.instance_policy is not policy:
+            self._drop_instance()  # one instance at a time: the next part's module
         if self.instance is None:
-            assert self.suite.policy is not None
+            self.instance_policy = policy
             self.instance = PolicyInstance(
-                self.suite.policy,
+                policy,
                 limits=self.limits,
-                custom={SNAPSHOT_BUILTIN: self._snapshot},
+                custom={
+                    SNAPSHOT_BUILTIN: self._snapshot,
+                    PRINT_BUILTIN: print_handler(self._print),
+                },
                 print_hook=self._print,
             )
         return self.instance
@@ -356,7 +393,7 @@ class TestSuite:
 
     def _print(self, line: str) -> None:
         if self.current is not None:
-            self.current.output.append(line)
+            self.current.printed.append(line)
 
     def _root_of(self, path: Path) -> Path:
         for root in self.roots:
@@ -408,7 +445,7 @@ class TestSuite:
                 as_list=True,
             )
             return outcome
-        instance = self._instance()
+        instance = self._instance(self.suite.policies[test])
         self.current = outcome
         start = time.perf_counter_ns()
         try:
@@ -425,7 +462,10 @@ class TestSuite:
         finally:
             self.current = None
         outcome.duration_ns = time.perf_counter_ns() - start
-        _judge(outcome, results)
+        try:
+            _judge(outcome, results)
+        except (TypeError, ValueError) as exc:  # a value the report cannot name
+            outcome.error = TestError("eval_internal_error", f"{test.full_name}: {exc}")
         return outcome
 
     def _error(self, exc: EvalError) -> TestError:
@@ -463,9 +503,19 @@ def _judge(outcome: TestOutcome, results: list[Any]) -> None:
 
 
 def _term_string(key: Any) -> str:
+    """A sub-result's name: a string key as it is, any other key as JSON."""
     if isinstance(key, str):
         return key
-    return values.dumps_json(values.to_json(key)).decode()
+    return values.dumps_json(values.to_json(_plain_key(key))).decode()
+
+
+def _plain_key(key: Any) -> Any:
+    """An object key as a value: :class:`values.BoolKey` and tuples (array keys) undone."""
+    if isinstance(key, values.BoolKey):
+        return key.value
+    if isinstance(key, tuple):
+        return [_plain_key(k) for k in key]
+    return key
 
 
 def _sub_results(obj: dict[Any, Any]) -> dict[str, Any]:
@@ -508,8 +558,19 @@ def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
     """Discover and run every test below ``paths`` (files or directories)."""
     suite = TestSuite(paths, options)
     policy = suite.suite.policy
+    # tests of one module run together (one instance at a time), reported in source order
+    modules = list(dict.fromkeys(suite.suite.policies.values()))
+    order = sorted(
+        range(len(suite.tests)),
+        key=lambda i: modules.index(suite.suite.policies[suite.tests[i]])
+        if suite.tests[i] in suite.suite.policies
+        else -1,
+    )
+    by_index: dict[int, TestOutcome] = {}
     try:
-        outcomes = [suite.run(t) for t in suite.tests]
+        for i in order:
+            by_index[i] = suite.run(suite.tests[i])
     finally:
         suite.close()
+    outcomes = [by_index[i] for i in range(len(suite.tests))]
     return TestRun(outcomes, list(suite.problems), policy.key if policy else None)

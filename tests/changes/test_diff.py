@@ -1,4 +1,9 @@
-"""rego-engine diff: the change set (pure), change policies (Wasm), reports and the CLI."""
+"""rego-engine diff: the change set (pure), change policies (Wasm), reports and the CLI.
+
+The report goldens under ``tests/diff`` have no independent oracle in a normal
+run (no other tool computes this change report); ``REGO_ENGINE_UPDATE_GOLDEN=1``
+rewrites them from the command's output, to be reviewed by their diff.
+"""
 
 from __future__ import annotations
 

@@ -51,6 +51,15 @@ EXPECTED_FAILURES = [
     ("kubernetes", "RE-K8S-007", "web", "service[web]"),
     ("kubernetes", "RE-K8S-008", "nightly-deploy", "ClusterRoleBinding[deployer-admin]"),
     ("kubernetes", "RE-K8S-009", "nightly-deploy", ""),
+    ("kubernetes", "RE-K8S-020", "web", "container[log-shipper]"),
+    ("kubernetes", "RE-K8S-021", "nightly-deploy", "container[deploy]"),
+    ("kubernetes", "RE-K8S-021", "web", "container[app]"),
+    ("kubernetes", "RE-K8S-021", "web", "container[log-shipper]"),
+    ("kubernetes", "RE-K8S-021", "worker", "container[worker]"),
+    ("kubernetes", "RE-K8S-022", "nightly-deploy", "container[deploy]"),
+    ("kubernetes", "RE-K8S-022", "web", "container[app]"),
+    ("kubernetes", "RE-K8S-022", "web", "container[log-shipper]"),
+    ("kubernetes", "RE-K8S-022", "worker", "container[worker]"),
     ("plan.json", "RE-AWS-011", "aws_instance.worker", "root_block_device"),
     ("plan.json", "RE-AWS-012", "aws_iam_policy.deploy", "statement[Deploy]"),
     ("plan.json", "RE-AWS-017", "aws_lambda_function.api", "aws_lambda_permission.public_url"),
@@ -84,6 +93,7 @@ EXPECTED_FAILURES = [
     ("terraform", "RE-AWS-010", "aws_instance.bastion", ""),
     ("terraform", "RE-AWS-013", "aws_instance.bastion", ""),
     ("terraform", "RE-AWS-016", "aws_kms_key.data", ""),
+    ("terraform", "RE-AWS-025", "aws_cloudtrail.main", ""),
 ]
 
 

@@ -14,6 +14,7 @@ from engine.core.confined_files import (
     is_inside,
     read_confined,
 )
+from engine.core.paths import REPO_ROOT
 
 
 @pytest.fixture
@@ -112,3 +113,21 @@ def test_the_inode_check_refuses_a_path_changed_after_the_open(
 def test_is_inside_compares_whole_path_segments() -> None:
     assert is_inside("/a/b", "/a/b") and is_inside("/a/b/c", "/a/b") and is_inside("/x", "/")
     assert not is_inside("/a/bc", "/a/b") and not is_inside("/a", "/a/b")
+
+
+def test_a_hard_link_is_read_as_the_file_it_is_and_the_limit_is_documented(
+    tmp_path: Path,
+) -> None:
+    """A hard link has no target to check: the file inside the tree is the outside
+    file. Refusing files with more than one link would refuse pnpm and Nix trees,
+    so the limit is stated in SECURITY.md instead (archives extracted with their
+    hard links)."""
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"runner secret")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    os.link(outside, tree / "linked.txt")
+    assert read_confined(tree / "linked.txt", tree) == b"runner secret"
+    security = (REPO_ROOT / "SECURITY.md").read_text(encoding="utf-8")
+    assert "hard link" in security
+    assert "test_a_hard_link_is_read_as_the_file_it_is_and_the_limit_is_documented" in security

@@ -61,3 +61,27 @@ def test_the_key_is_private_and_never_inside_the_cache(
     monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(cache / "cache.key"))
     assert signed_cache.signing_key() is None
     assert not os.path.exists(cache / "cache.key")
+
+
+def test_a_key_that_cannot_be_trusted_is_named_in_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.core.signed_cache import key_problem
+
+    monkeypatch.setenv("REGO_ENGINE_CACHE", str(tmp_path / "cache"))
+    key = tmp_path / "keys" / "cache.key"
+    monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(key))
+    assert key_problem() is None  # none yet: it is made on first use
+    key.parent.mkdir()
+    os.mkfifo(key, 0o600)
+    assert key_problem() == (
+        f"{key}: the cache key is a FIFO; it is not used and no cache entry is trusted"
+    )
+    key.unlink()
+    key.write_bytes(b"k" * 32)
+    key.chmod(0o644)
+    assert "is not this user's own 32-byte file of mode 0600" in (key_problem() or "")
+    key.chmod(0o600)
+    assert key_problem() is None
+    monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(tmp_path / "cache" / "k"))
+    assert "lies inside the cache directory" in (key_problem() or "")

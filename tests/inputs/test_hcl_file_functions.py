@@ -208,3 +208,102 @@ def test_fileset_matches_in_linear_time(tmp_path: Path) -> None:
     assert _value(f'fileset(".", "{"*a" * 12}*b")', tmp_path) == []
     assert _value(f'fileset(".", "{"**/" * 12}b")', tmp_path) == []
     assert time.monotonic() - started < 5
+
+
+def _fileset_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of files each fileset call that ended listed."""
+    from engine.inputs.loaders import hcl_file_functions
+
+    listed: list[int] = []
+    real = hcl_file_functions.fileset
+
+    def counting(*args: Any) -> list[str]:
+        found = real(*args)
+        listed.append(len(found))
+        return found
+
+    monkeypatch.setattr(hcl_file_functions, "fileset", counting)
+    return listed
+
+
+def _refused(tmp_path: Path, hcl: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The one problem of loading ``hcl`` within a budget of a million units."""
+    import functools
+
+    from engine.inputs.discovery import load_inputs
+    from engine.inputs.loaders import terraform_hcl
+
+    small = functools.partial(evaluation_budget, 1_000_000)
+    monkeypatch.setattr(terraform_hcl, "evaluation_budget", small)
+
+    (tmp_path / "tf").mkdir(exist_ok=True)
+    used = 'resource "aws_s3_bucket" "x" {\n  tags = { n = length(local.all) }\n}\n'
+    (tmp_path / "tf" / "main.tf").write_text(hcl + used)
+    loaded = load_inputs([tmp_path / "tf"])
+    assert not loaded.inputs
+    (problem,) = loaded.problems
+    return str(problem)
+
+
+def test_fileset_charges_a_long_pattern_before_compiling_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1,000 calls with a 48 KB pattern (each compiled and matched: 50 s) were
+    charged 3 units each; charged the pattern's length, about 20 of them spend
+    a million units."""
+    visited = _fileset_calls(monkeypatch)
+    pattern = "ab" * 24_000 + "*"
+    hcl = (
+        f'locals {{\n  p = "{pattern}"\n'
+        "  all = [for i in range(1000) : fileset(path.module, local.p)]\n}\n"
+    )
+    problem = _refused(tmp_path, hcl, monkeypatch)
+    assert "took more than 10,000,000 steps" in problem
+    assert len(visited) < 25
+
+
+def test_fileset_charges_each_entry_it_visits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200 listings of 3,000 entries, charged one unit an entry, stayed within a
+    million units; charged their cost, the budget stops them after 40,000."""
+    listed = tmp_path / "tf" / "many"
+    listed.mkdir(parents=True)
+    for i in range(3000):
+        (listed / f"f{i}").write_bytes(b"")
+    visited = _fileset_calls(monkeypatch)
+    hcl = 'locals {\n  all = [for i in range(200) : fileset(path.module, "many/*")]\n}\n'
+    problem = _refused(tmp_path, hcl, monkeypatch)
+    assert "took more than 10,000,000 steps" in problem
+    assert sum(visited) <= 1_000_000 // 25  # each entry costs 25 units at least
+
+
+def test_an_input_past_the_load_timeout_is_its_error_and_the_others_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clock that moves a second each time it is read: the configuration that
+    keeps evaluating is stopped at the deadline; a small one beside it loads."""
+    import types
+
+    from engine.inputs.discovery import LoadOptions, load_inputs
+    from engine.inputs.loaders import evaluation_budget as budget_module
+
+    reads = [0.0]
+
+    def clock() -> float:
+        reads[0] += 1
+        return reads[0]
+
+    monkeypatch.setattr(budget_module, "time", types.SimpleNamespace(monotonic=clock))
+    slow = 'locals {\n  all = [for i in range(1000) : [for j in range(1000) : i + j]]\n}\n'
+    used = 'resource "aws_s3_bucket" "x" {\n  tags = { n = length(local.all) }\n}\n'
+    (tmp_path / "slow").mkdir()
+    (tmp_path / "slow" / "main.tf").write_text(slow + used)
+    (tmp_path / "quick").mkdir()
+    (tmp_path / "quick" / "main.tf").write_text('resource "aws_s3_bucket" "y" {}\n')
+    loaded = load_inputs([tmp_path / "slow", tmp_path / "quick"], LoadOptions(load_timeout=30))
+    assert [Path(i.path).name for i in loaded.inputs] == ["quick"]
+    assert [str(p) for p in loaded.problems] == [
+        f"{tmp_path / 'slow'}: loading took longer than --load-timeout 30 s; not loaded"
+    ]
+    assert reads[0] <= 40  # the clock is read every 256 steps: stopped at once

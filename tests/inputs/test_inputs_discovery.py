@@ -11,7 +11,6 @@ import pytest
 
 from engine.inputs.discovery import (
     LoadOptions,
-    glob_pattern,
     load_inputs,
     load_unit,
     loaded_inputs,
@@ -269,23 +268,6 @@ def test_skip_paths_match_the_path_or_a_parent(tmp_path: Path) -> None:
     assert len(load_inputs([named], LoadOptions(skip_paths=("**/vendor/**",))).inputs) == 1
 
 
-@pytest.mark.parametrize(
-    ("glob", "path", "matches"),
-    [
-        ("**/templates/**", "templates/a.yaml", True),
-        ("**/templates/**", "x/y/templates/a/b.yaml", True),
-        ("charts/*/templates/*", "charts/a/templates/b.yaml", True),
-        ("charts/*/templates/*", "charts/a/b/templates/c.yaml", False),
-        ("*.tf", "dir/main.tf", False),
-        ("**/*.tf", "dir/main.tf", True),
-        ("file?.json", "file1.json", True),
-        ("[!a]*.json", "a.json", False),
-    ],
-)
-def test_glob_patterns(glob: str, path: str, matches: bool) -> None:
-    assert bool(glob_pattern(glob).fullmatch(path)) is matches
-
-
 def test_symlinks_loops_and_duplicates(tmp_path: Path) -> None:
     write(tmp_path / "infra" / "state.json", STATE)
     (tmp_path / "infra" / "loop").symlink_to(tmp_path / "infra", target_is_directory=True)
@@ -369,3 +351,42 @@ def test_text_with_a_byte_order_mark_is_read(tmp_path: Path, encoding: str) -> N
     loaded = load_inputs([tmp_path])
     assert loaded.problems == []
     assert [i.state.input_type for i in loaded.inputs] == ["cfn"]
+
+
+def test_skip_path_classes_and_ranges(tmp_path: Path) -> None:
+    for name in ("a", "b", "d", "-"):
+        write(tmp_path / name / "state.json", STATE)
+    loaded = load_inputs([tmp_path], LoadOptions(skip_paths=("[a-c]",)))
+    assert sorted(Path(i.path).parent.name for i in loaded.inputs) == ["-", "d"]
+    loaded = load_inputs([tmp_path], LoadOptions(skip_paths=("[!a-c]",)))
+    assert sorted(Path(i.path).parent.name for i in loaded.inputs) == ["a", "b"]
+
+
+def test_the_scanned_directory_is_resolved_per_scan_not_per_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "outside.json").write_text(json.dumps(STATE))
+    resolutions: list[str] = []
+    realpath = os.path.realpath
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> str:
+        resolutions.append(os.fspath(path))
+        return realpath(path, *args, **kwargs)
+
+    monkeypatch.setattr(os.path, "realpath", counting)
+
+    def root_resolutions(files: int) -> int:
+        root = tmp_path / f"infra{files}"
+        for i in range(files):
+            write(root / f"state{i:02}.json", STATE)
+        (root / "leak.json").symlink_to(tmp_path / "outside.json")
+        resolutions.clear()
+        loaded = load_inputs([root])
+        assert len(loaded.inputs) == files
+        # the link leaving the directory is still refused
+        assert [(p.path, p.message) for p in loaded.problems] == [
+            (str(root / "leak.json"), f"symbolic link leads outside {root}")
+        ]
+        return resolutions.count(os.fspath(root))
+
+    assert root_resolutions(12) == root_resolutions(2)

@@ -9,6 +9,7 @@ references (``expected_references.json``).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -206,39 +207,46 @@ def test_intrinsic(expression: Any, expected: Any) -> None:
 @pytest.mark.parametrize(
     ("expression", "expected"),
     [
-        ({"Fn::Sub": "function-${AWS::Region}"}, "AWS::Region"),
-        ({"Fn::Sub": "${AWS::AccountId}:${Bucket}"}, ["AWS::AccountId", "Bucket"]),
-        ({"Fn::Sub": "${Bucket.Arn}/* ${!Literal} ${Env}"}, ["Bucket", "Env"]),
-        ({"Fn::Sub": ["${A}/${B}", {"A": "LoggingBucket2"}]}, "LoggingBucket2"),
+        ({"Fn::Sub": "function-${AWS::Region}"}, "function-AWS::Region"),
+        ({"Fn::Sub": "${AWS::AccountId}:${Bucket}"}, "AWS::AccountId:Bucket"),
+        ({"Fn::Sub": "${Bucket.Arn}/* ${!Literal} ${Env}"}, "Bucket/* ${Literal} prod"),
+        ({"Fn::Sub": ["${A}/${B}", {"A": "LoggingBucket2"}]}, "LoggingBucket2/B"),
         (
             {"Fn::Sub": ["${A}/${B}", {"A": {"Ref": "Bucket"}, "B": {"Ref": "Env"}}]},
-            ["Bucket", "prod"],
+            "Bucket/prod",
         ),
         ({"Fn::Sub": ["${A}", {"A": {"Fn::Select": [1, ["x", "y"]]}}]}, "y"),
         ({"Fn::Sub": "no variables"}, "no variables"),
-        ({"Fn::Join": [":", [{"Fn::Sub": "function-${AWS::Region}"}, "v2"]]}, "AWS::Region"),
+        ({"Fn::Sub": "0.0.0.0/${Mask}"}, "0.0.0.0/0"),
+        ({"Fn::Join": ["", ["0.0.0.0/", {"Ref": "Mask"}]]}, "0.0.0.0/0"),
+        (
+            {"Fn::Join": [":", [{"Fn::Sub": "function-${AWS::Region}"}, "v2"]]},
+            "function-AWS::Region:v2",
+        ),
         (
             {"Fn::Join": ["", [{"Fn::Join": ["-", [{"Ref": "AWS::Region"}, {"Ref": "Env"}]]}]]},
-            ["AWS::Region", "prod"],
+            "AWS::Region-prod",
         ),
-        ({"Fn::Join": ["/", [{"Fn::GetAtt": ["Bucket", "Arn"]}, "*"]]}, "Bucket"),
+        ({"Fn::Join": ["/", [{"Fn::GetAtt": ["Bucket", "Arn"]}, "*"]]}, "Bucket/*"),
         ({"Fn::Join": ["/", [{"Fn::GetAtt": ["Bucket", "DomainName"]}, "x"]]}, "Bucket/x"),
         ({"Fn::Join": [",", ["a", {"Ref": "AWS::NoValue"}, "b"]]}, "a,b"),
         ({"Fn::Join": [",", {"Ref": "Zones"}]}, "a,b"),
-        ({"Fn::If": ["IsProd", {"Fn::Sub": "${Bucket}-x"}, "no"]}, "Bucket"),
+        ({"Fn::If": ["IsProd", {"Fn::Sub": "${Bucket}-x"}, "no"]}, "Bucket-x"),
         ({"Fn::Select": [0, [{"Fn::Sub": "${Bucket}-x"}]]}, "Bucket-x"),
         ({"Ref": "Bucket"}, "Bucket"),
         ({"Fn::GetAtt": ["Bucket", "DomainName"]}, "Bucket"),  # snyk: the function itself
     ],
 )
-def test_sub_and_join_in_place_give_the_names_they_refer_to(expression: Any, expected: Any) -> None:
-    assert evaluate(expression, SITE) == expected
+def test_sub_and_join_in_place_build_their_strings(expression: Any, expected: Any) -> None:
+    template = replace(TEMPLATE, parameters={**TEMPLATE.parameters, "Mask": "0"})
+    result = Evaluator(template).evaluate(expression, SITE)
+    assert plain(result) == expected
 
 
 def test_references_are_recorded_for_present_resources_only() -> None:
     evaluator = Evaluator(TEMPLATE)
     value = {"Fn::Sub": "${Bucket.Arn}/${Gone}"}
-    assert evaluator.evaluate(value, SITE) == ["Bucket", "Gone"]
+    assert evaluator.evaluate(value, SITE) == "Bucket/Gone"
     assert evaluator.references == [
         ResolvedReference(
             "AWS::S3::BucketPolicy",

@@ -126,12 +126,16 @@ def test_duplicates_across_files_name_both_locations() -> None:
         b"apiVersion: v1\nkind: Secret\nmetadata: {name: c}\n---\n"
         b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: default\n",
     )
-    with pytest.raises(LoaderError) as raised:
-        load([first, second], "dir")
-    assert "b.yaml:5" in raised.value.message
-    assert "a.yaml:1" in raised.value.message
-    assert "'default.c'" in raised.value.message
-    assert raised.value.line == 5
+    loaded = load([first, second], "dir")
+    [error] = loaded.errors
+    assert "b.yaml:5" in error.message
+    assert "a.yaml:1" in error.message
+    assert "'default.c'" in error.message
+    assert error.line == 5
+    # the later definition is loaded, as kubectl apply leaves it, and the rest too
+    config_map = loaded.document["resources"]["ConfigMap"]["default.c"]
+    assert config_map["meta"]["filepath"] == "b.yaml"
+    assert sorted(loaded.document["resources"]["Secret"]) == ["default.c"]
 
 
 def test_same_name_in_other_namespace_or_kind_is_no_duplicate() -> None:
@@ -151,38 +155,48 @@ def test_missing_name_names_file_and_line() -> None:
         "---\n\n"
         "apiVersion: v1\nkind: Secret\nmetadata:\n  labels: {a: b}\n"
     )
-    with pytest.raises(LoaderError) as raised:
-        yaml_state(text, "secrets.yaml")
-    assert raised.value.message.startswith("secrets.yaml:6: Secret has no metadata.name")
-    assert raised.value.line == 6
+    loaded = yaml_state(text, "secrets.yaml")
+    [error] = loaded.errors
+    assert error.message.startswith("secrets.yaml:6: Secret has no metadata.name")
+    assert error.line == 6
+    assert sorted(loaded.document["resources"]) == ["ConfigMap"]
 
 
 def test_missing_name_inside_a_list_names_the_item() -> None:
     text = "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: Pod\n    metadata: {}"
-    with pytest.raises(LoaderError) as raised:
-        yaml_state(text)
-    assert raised.value.line == 4
+    [error] = yaml_state(text).errors
+    assert error.line == 4
 
 
 @pytest.mark.parametrize("metadata", ["{name: 12}", "{name: a, namespace: [x]}"])
 def test_names_that_are_not_strings_are_errors(metadata: str) -> None:
-    with pytest.raises(LoaderError):
-        yaml_state(f"apiVersion: v1\nkind: Pod\nmetadata: {metadata}\n")
+    loaded = yaml_state(f"apiVersion: v1\nkind: Pod\nmetadata: {metadata}\n")
+    assert len(loaded.errors) == 1
+    assert loaded.document["resources"] == {}
 
 
-def test_values_json_cannot_hold_become_null_and_keys_strings() -> None:
+def test_values_read_as_kubectl_reads_them_and_keys_strings() -> None:
     loaded = yaml_state(
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, labels: {7: a, 2024-01-01: b}}\n"
-        "data: {nan: .nan, inf: -.inf, binary: !!binary aGVsbG8=, when: 2024-06-01 10:30:00}\n"
+        "data: {binary: !!binary aGVsbG8=, when: 2024-06-01 10:30:00, on: y}\n"
     )
     resource = loaded.document["resources"]["ConfigMap"]["default.c"]
     assert resource["tags"] == {"7": "a", "2024-01-01": "b"}
     assert resource["attributes"]["data"] == {
-        "nan": None,
-        "inf": None,
-        "binary": None,
-        "when": "2024-06-01T10:30:00",
+        "binary": "hello",
+        "when": "2024-06-01 10:30:00",
+        "true": True,
     }
+
+
+def test_a_document_json_cannot_hold_is_that_documents_error() -> None:
+    loaded = yaml_state(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {nan: .nan}\n---\n"
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
+    )
+    [error] = loaded.errors
+    assert error.message.startswith("app.yaml:4: json: unsupported value")
+    assert sorted(loaded.document["resources"]) == ["Secret"]
 
 
 def test_a_document_that_contains_itself_is_an_error() -> None:

@@ -291,3 +291,32 @@ def test_examples_are_compared_with_the_states_snyks_fixture_command_prints(
     assert tallies["tf"].differing == 1, tallies["tf"]
     assert tallies["tf"].causes["attributes: planted missing"] == 1
     assert all(t.differing == 0 for fmt, t in tallies.items() if fmt != "tf")
+
+
+SUB_TEMPLATE = """\
+AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Logs:
+    Type: AWS::S3::Bucket
+    Properties:
+      BucketName: !Sub "${AWS::StackName}-logs"
+"""
+
+
+@pytest.mark.parametrize(("snyk_value", "deliberate"), [("AWS::StackName", 1), ("other-logs", 0)])
+def test_a_built_sub_string_where_snyk_gives_names_is_deliberate(
+    tmp_path: Path, snyk_value: str, deliberate: int
+) -> None:
+    for fmt in ("arm", "cfn", "k8s", "tf", "tfplan", "tfstate"):
+        (tmp_path / "pkg" / "input" / "golden_test" / fmt).mkdir(parents=True)
+    rtype = "AWS::S3::Bucket"
+    bucket = {"id": "Logs", "resource_type": rtype, "attributes": {"BucketName": snyk_value}}
+    golden(
+        tmp_path,
+        "cfn",
+        "sub",
+        {"template.yaml": SUB_TEMPLATE},
+        {"resources": {rtype: {"Logs": bucket}}},
+    )
+    cfn = tool().run(tmp_path)["cfn"]
+    assert (cfn.deliberate, cfn.differing) == (deliberate, 1 - deliberate)

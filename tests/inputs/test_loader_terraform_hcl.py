@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loader_goldens import check_snyk_parity
 
 from engine.inputs.loaders.loaded import LoadedState, LoaderError
 from engine.inputs.loaders.terraform_hcl import INPUT_TYPE, is_configuration_file, load_module
@@ -35,6 +36,7 @@ def test_golden_state(module: str) -> None:
     actual = json.loads(json.dumps(_snapshot(loaded)))
     golden = FIXTURES / module / "expected.json"
     if UPDATE:
+        check_snyk_parity(FIXTURES / module, actual["state"])
         golden.write_text(json.dumps(actual, indent=2, sort_keys=True) + "\n")
     assert actual == json.loads(golden.read_text())
 

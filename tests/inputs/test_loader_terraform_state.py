@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from loader_goldens import SNYK_EXPECTED
+from loader_goldens import SNYK_EXPECTED, check_snyk_parity
 
 from engine.inputs.loaders import terraform_plan, terraform_state
 from engine.inputs.loaders.documents import parse_json
@@ -50,6 +50,7 @@ def test_golden(case: str) -> None:
     document = json.loads(json.dumps(loaded.document))
     golden = CASES / case / "expected.json"
     if UPDATE:
+        check_snyk_parity(CASES / case, document)
         golden.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
     assert document == json.loads(golden.read_text())
     assert parse_state(document).input_type == "tf_state"

@@ -114,3 +114,43 @@ def test_the_loaders_carry_the_comments_of_every_file_they_read(tmp_path: Path) 
         "k8s": [("pod.yaml", "X2", 2)],
         "cfn.json": [],
     }
+
+
+# Three LINE SEPARATORs in a string: a line model that breaks there (as
+# ``str.splitlines`` does) reads the comment on line 9 from line 6, the heredoc.
+SHIFTED_HCL = (
+    'resource "aws_s3_bucket" "a" {\n'
+    '  bucket = "x\u2028\u2028\u2028y"\n'
+    "}\n"
+    "locals {\n"
+    "  s = <<EOT\n"
+    "# rego-engine:ignore T2 hidden in a heredoc\n"
+    "EOT\n"
+    "}\n"
+    "# a note\n"
+    'resource "aws_s3_bucket" "b" {\n'
+    '  acl = "public-read"\n'
+    "}\n"
+)
+
+
+def test_separators_inside_hcl_strings_do_not_shift_comment_lines() -> None:
+    assert find_suppressions(SHIFTED_HCL, "main.tf", "hcl") == ()
+    marked = SHIFTED_HCL.replace("# a note", "# rego-engine:ignore T2 on purpose")
+    (found,) = find_suppressions(marked, "main.tf", "hcl")
+    assert (found.line, found.target_line, found.rule) == (9, 10, "T2")
+
+
+def test_yaml_comment_lines_are_the_parser_lines() -> None:
+    # libyaml ends a line at U+2028, inside a scalar too
+    text = (
+        'a: "xy"\n'
+        "b: |\n"
+        "  # rego-engine:ignore T2 in a block scalar\n"
+        "kind: Pod  # rego-engine:ignore T3 on purpose\n"
+        "c: 'p\u2028q'\n"
+        "# rego-engine:ignore T4 above d\n"
+        "d: 1\n"
+    )
+    found = find_suppressions(text, "p.yaml", "yaml")
+    assert [(s.rule, s.line, s.target_line) for s in found] == [("T3", 4, 4), ("T4", 7, 8)]

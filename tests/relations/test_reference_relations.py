@@ -1,4 +1,9 @@
-"""Reference relations: derived from what the loaders resolved, queried like declared ones."""
+"""Reference relations: derived from what the loaders resolved, queried like declared ones.
+
+The edge and result goldens in ``tests/reference_relations`` have no independent
+oracle: the relations are derived from the loaders' references, which only this
+engine computes. They are reviewed by their diff.
+"""
 
 from __future__ import annotations
 

@@ -35,9 +35,10 @@ def tree(tmp_path: Path) -> Path:
 def test_a_baseline_records_failures_by_identity(tree: Path) -> None:
     report = scan([tree / "in"], [tree / "rules"])
     namespace = report.inputs[0].rule_results[0].results[0].resource_namespace
+    name = report.inputs[0].input.name
     assert failing_findings(report) == [
-        ("T1", namespace, "aws_s3_bucket", "aws_s3_bucket.b", ""),
-        ("T2", namespace, "aws_s3_bucket", "aws_s3_bucket.a", ""),
+        (name, "T1", namespace, "aws_s3_bucket", "aws_s3_bucket.b", ""),
+        (name, "T2", namespace, "aws_s3_bucket", "aws_s3_bucket.a", ""),
     ]
     assert baseline_document(report) == baseline_document(scan([tree / "in"], [tree / "rules"]))
 
@@ -69,12 +70,65 @@ def test_only_new_failures_fail_the_scan(tree: Path) -> None:
     assert apply_baseline(grown, baseline) == 0  # already marked
 
 
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  namespace: prod
+spec:
+  containers:
+    - name: app
+      image: nginx
+      securityContext:
+        privileged: {privileged}
+"""
+
+
+def test_a_resource_of_the_same_name_in_a_new_file_is_a_new_finding(tmp_path: Path) -> None:
+    write(tmp_path / "k8s" / "old" / "pod.yaml", POD.format(privileged="true"))
+    path = tmp_path / "baseline.json"
+    base = ["scan", str(tmp_path / "k8s"), "-f", "json"]
+    wrote = CliRunner().invoke(app, [*base, "--baseline-write", str(path)])
+    assert wrote.exit_code == 1
+    accepted = CliRunner().invoke(app, [*base, "--baseline", str(path)])
+    assert accepted.exit_code == 0, accepted.stdout
+    write(tmp_path / "k8s" / "new" / "pod.yaml", POD.format(privileged="true"))
+    grown = CliRunner().invoke(app, [*base, "--baseline", str(path)])
+    assert grown.exit_code == 1, grown.stderr
+    doc = json.loads(grown.stdout)
+    new = {
+        (r["resource_namespace"], r["resource_id"])
+        for entry in doc["results"]
+        for rule in entry["rule_results"]
+        for r in rule["results"]
+        if not r["passed"] and not r["ignored"]
+    }
+    assert new == {("prod", "Pod/web")} or all(ns == "prod" for ns, _ in new)
+    assert new and doc["warnings"] == []
+
+
+def test_a_version_1_baseline_is_read_with_a_warning(tree: Path) -> None:
+    path = tree / "baseline.json"
+    findings = json.loads(baseline_document(scan([tree / "in"], [tree / "rules"])))["findings"]
+    for finding in findings:
+        del finding["input"]
+    write_json(path, {"format": "rego-engine-baseline", "format_version": 1, "findings": findings})
+    baseline = load_baseline(path)
+    again = scan([tree / "in"], [tree / "rules"], ScanOptions(baseline=baseline))
+    assert again.exit_code() == 0
+    assert again.warnings == [
+        f"{path}: a version 1 baseline names no input file, so its findings match in every "
+        "input; write it again with --baseline-write"
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("{", ":1: invalid JSON"),
         ("[]", "not a baseline file"),
-        ('{"format": "rego-engine-baseline", "format_version": 2, "findings": []}', "is not 1"),
+        ('{"format": "rego-engine-baseline", "format_version": 3, "findings": []}', "is not 2"),
         ('{"format": "rego-engine-baseline", "format_version": 1}', "'findings' must be a list"),
         (
             '{"format": "rego-engine-baseline", "format_version": 1, "findings": [{"rule": 1}]}',
@@ -113,7 +167,7 @@ def test_the_cli_writes_and_reads_a_baseline(tree: Path) -> None:
 def test_a_baseline_of_the_examples_covers_every_input_type(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Terraform, a plan, CloudFormation and Kubernetes: the examples' 52 failures
+    """Terraform, a plan, CloudFormation and Kubernetes: the examples' 62 failures
     recorded, then reported as ignored in every format, and the scan passes."""
     repo = Path(__file__).resolve().parents[2]
     monkeypatch.chdir(repo)
@@ -121,7 +175,7 @@ def test_a_baseline_of_the_examples_covers_every_input_type(
     wrote = CliRunner().invoke(app, ["scan", "examples/", "--baseline-write", str(path)])
     assert wrote.exit_code == 1
     recorded = json.loads(path.read_text())["findings"]
-    assert len(recorded) == 52
+    assert len(recorded) == 62
     assert {f["resource_type"].split("_")[0].split("::")[0] for f in recorded} >= {
         "aws",
         "AWS",
@@ -141,7 +195,7 @@ def test_a_baseline_of_the_examples_covers_every_input_type(
         for r in rule["results"]
         if not r["passed"]
     ]
-    assert len(failing) == 52 and all(r["ignored"] for r in failing)
+    assert len(failing) == 62 and all(r["ignored"] for r in failing)
     sarif = json.loads(outputs["sarif"].read_text())
     assert all(r.get("suppressions") for r in sarif["runs"][0]["results"])
     assert 'failures="0"' in outputs["junit"].read_text()

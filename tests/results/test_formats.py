@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import jsonschema
@@ -24,6 +25,7 @@ from format_fixtures import ODD_MESSAGE, format_inputs, format_rules
 from github_commands import decode_command
 from sarif_schema import SCHEMA_PATH, validate_sarif
 
+from engine.core.terminal_text import printable
 from engine.inputs.discovery import ScanInput
 from engine.inputs.state import parse_state
 from engine.results import formats
@@ -32,6 +34,7 @@ from engine.results.formats import (
     OutputPlanError,
     OutputTarget,
     github,
+    json_document,
     junit,
     plan_outputs,
     sarif,
@@ -122,8 +125,8 @@ def test_sarif_of_the_examples_is_valid(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.chdir(REPO)
     examples = scan([Path("examples")], shipped_rule_files())
     log = validate_sarif(sarif.render(examples))
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 37
-    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 52
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == 140
+    assert len(log["runs"][0]["results"]) == len(examples.failing_results()) == 62
 
 
 def test_sarif_rules_and_results(report: ScanReport) -> None:
@@ -134,7 +137,11 @@ def test_sarif_rules_and_results(report: ScanReport) -> None:
     assert odd["name"] == "odd, text: 100%"
     assert odd["shortDescription"] == {"text": "odd, text: 100%"}
     assert odd["fullDescription"] == {"text": "A rule whose message needs escaping."}
-    assert odd["help"] == {"text": "terraform: Make the bucket public-read."}
+    assert odd["help"] == {
+        "text": "terraform: Make the bucket public-read.",
+        "markdown": "A rule whose message needs escaping.\n\n**Remediation**\n\n"
+        "- **terraform**: Make the bucket public-read.",
+    }
     assert odd["properties"]["package"] == "data.rules.odd"
     assert rules[0]["properties"]["security-severity"] == "8.0"
     assert "security-severity" not in odd["properties"]
@@ -227,6 +234,7 @@ def test_sarif_fingerprints_are_stable_and_follow_the_identity(
     assert len(set(prints)) == len(prints)
     for entry in results:
         identity = [
+            entry["properties"]["input"],
             entry["ruleId"],
             entry["properties"]["resourceNamespace"],
             entry["properties"]["resourceType"],
@@ -237,8 +245,9 @@ def test_sarif_fingerprints_are_stable_and_follow_the_identity(
         assert entry["partialFingerprints"][sarif.FINGERPRINT_KEY] == expected
     some = report.failing_results()[0]
     retagged = Result(**{**some.__dict__, "result_tag": "other"})
-    assert result_fingerprint("T1", some) != result_fingerprint("T1", retagged)
-    assert result_fingerprint("T1", some) != result_fingerprint("T2", some)
+    assert result_fingerprint("a.tf", "T1", some) != result_fingerprint("a.tf", "T1", retagged)
+    assert result_fingerprint("a.tf", "T1", some) != result_fingerprint("a.tf", "T2", some)
+    assert result_fingerprint("a.tf", "T1", some) != result_fingerprint("b/a.tf", "T1", some)
 
 
 def test_sarif_marks_ignored_results_as_suppressed(ignored_report: ScanReport) -> None:
@@ -320,7 +329,8 @@ def test_junit_escapes_text_and_drops_what_xml_cannot_hold(report: ScanReport) -
     root = ET.fromstring(junit.render(report))
     odd = next(s for s in root.findall("testsuite") if s.get("name", "").startswith("T3"))
     messages = {f.get("message") for f in odd.findall("testcase/failure")}
-    assert messages == {ODD_MESSAGE.replace("\x01", "\ufffd")}
+    assert messages == {printable(ODD_MESSAGE)}
+    assert printable(ODD_MESSAGE) == ODD_MESSAGE.replace("\n", "\\n").replace("\x01", "\\x01")
     names = {c.get("name") for c in odd.findall("testcase")}
     assert names == {"aws_s3_bucket.x [tag,1]", "aws_s3_bucket.b [tag,1]"}
 
@@ -369,7 +379,8 @@ def test_github_annotations(report: ScanReport, tree: Path) -> None:
     odd = [c for c in commands if c[1]["title"].startswith("T3")]
     assert {c[0] for c in odd} == {"warning"}
     assert {c[2] for c in odd} == {
-        f"aws_s3_bucket.{n} [tag,1]: {ODD_MESSAGE}\nMake the bucket public-read." for n in "bx"
+        f"aws_s3_bucket.{n} [tag,1]: {printable(ODD_MESSAGE)}\nMake the bucket public-read."
+        for n in "bx"
     }
     assert odd[0][1]["title"] == "T3: odd, text: 100% [Whatever]"
     assert {c[0] for c in commands if c[1]["title"].startswith("T1")} == {"error"}
@@ -689,3 +700,54 @@ def test_errors_are_placed_in_sarif_and_github(broken_report: ScanReport, tree: 
     )
     notification = json.loads(sarif.render(unplaced))["runs"][0]["invocations"][0]
     assert "locations" not in notification["toolExecutionNotifications"][0]
+
+
+HIDDEN = "ok\u2028::stop-commands::abc\n::error::forged\u0085\u000b\u200b\ufeff\u2060\u202e end"
+
+
+def _hidden_report(report: ScanReport) -> ScanReport:
+    some = report.failing_results()[0]
+    some.message = HIDDEN
+    some.remediation = "fix\n::stop-commands::xyz"
+    return report
+
+
+def test_printable_escapes_line_breaks_and_invisible_characters() -> None:
+    assert printable(HIDDEN) == (
+        "ok\\u2028::stop-commands::abc\\n::error::forged\\x85\\x0b\\u200b\\ufeff\\u2060"
+        "\\u202e end"
+    )
+    assert printable("é 中 😀 tab\t") == "é 中 😀 tab\\t"
+
+
+@pytest.mark.parametrize("fmt", ["table", "junit", "github"])
+def test_human_outputs_show_every_line_break_and_invisible_character_escaped(
+    report: ScanReport, fmt: str
+) -> None:
+    report = _hidden_report(report)
+    render = {"table": lambda r: table.render(r, width=1000), "junit": junit.render}
+    text = render.get(fmt, github.render)(report).decode()
+    assert not any(
+        line.lstrip().startswith(("::stop-commands", "::error::forged"))
+        for line in text.splitlines()
+    )
+    assert not any(c in text for c in "\u2028\u0085\u000b\u200b\ufeff\u2060\u202e")
+    if fmt == "junit":
+        root = ET.fromstring(text)
+        assert [f for f in root.iter("failure") if f.get("message") == printable(HIDDEN)]
+    else:
+        assert printable(HIDDEN) in text
+
+
+def test_json_and_sarif_keep_the_data_as_it_is(report: ScanReport) -> None:
+    report = _hidden_report(report)
+
+    def strings(value: object) -> Iterator[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict | list):
+            for item in value.values() if isinstance(value, dict) else value:
+                yield from strings(item)
+
+    for document in (json_document.render(report), sarif.render(report)):
+        assert any(HIDDEN in text for text in strings(json.loads(document)))

@@ -230,6 +230,7 @@ def _result(group: list[dict[str, Any]]) -> dict[str, Any]:
         ],
         "ignored": False,
         "ignore_reason": "",
+        "level": "deny",
     }
 
 

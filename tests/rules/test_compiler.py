@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.signed_cache import signing_key
 from engine.evaluation.data_reference import eval_ref
 from engine.rules.capabilities import opa_capabilities
 from engine.rules.compiler import CompileError, _load_entry, compile_policy, entrypoint_for_ref
@@ -75,7 +76,7 @@ def test_cache_hit_spawns_no_opa_process(
 ) -> None:
     sources = load_sources([tree])
     first = compile_policy(sources, ["modern/deny"])
-    assert any(private_cache.joinpath("modules").rglob("policy.wasm"))
+    assert any(private_cache.joinpath("modules").rglob("*.signed"))
 
     def no_process(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"opa was spawned on a cache hit: {args}")
@@ -156,29 +157,60 @@ def test_entrypoint_for_ref_rejects_non_refs(ref: str) -> None:
 
 
 def _entry(cache: Path) -> Path:
-    (wasm,) = cache.joinpath("modules").rglob("policy.wasm")
-    return wasm.parent
+    (entry,) = cache.joinpath("modules").rglob("*.signed")
+    return entry
+
+
+def _forged(entry: bytes) -> bytes:
+    """The entry's payload with another module's bytes, its tag left as it was."""
+    return entry[:-10] + b"0123456789"
 
 
 @pytest.mark.parametrize(
-    ("name", "damage"),
+    "damage",
     [
-        ("policy.wasm", lambda b: b[: len(b) // 2]),
-        ("data.json", lambda b: b"{not json"),
-        ("data.json", lambda b: b""),
-        ("sha256.json", lambda b: b"[]"),
+        lambda b: b[: len(b) // 2],
+        lambda b: b"",
+        lambda b: b[:32] + b"\0\0\0\0\0\0\0\0\0asm",
+        _forged,
     ],
+    ids=["truncated", "empty", "no-data", "forged"],
 )
-def test_a_damaged_cache_entry_is_rebuilt(
-    tree: Path, private_cache: Path, name: str, damage
+def test_a_damaged_or_forged_cache_entry_is_rebuilt(
+    tree: Path, private_cache: Path, damage
 ) -> None:
     first = compile_policy(load_sources([tree]), ["modern/deny"])
-    damaged = _entry(private_cache) / name
+    damaged = _entry(private_cache)
     damaged.write_bytes(damage(damaged.read_bytes()))
     second = compile_policy(load_sources([tree]), ["modern/deny"])
     assert second.data == first.data and second.wasm.startswith(b"\0asm")
-    assert len(second.wasm) == len(first.wasm)
-    assert _load_entry(_entry(private_cache)) == (second.wasm, second.data)  # stored whole
+    assert len(second.wasm) == len(first.wasm) and second.wasm != damage(first.wasm)
+    key = signing_key()
+    assert key is not None
+    stored = _load_entry(key, _entry(private_cache), second.key)
+    assert stored == (second.wasm, second.data)  # stored whole
+
+
+def test_opa_runs_outside_the_working_directory(
+    tree: Path, private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directories: list[object] = []
+    real = subprocess.run
+
+    def recording(*args: object, **kwargs: object) -> object:
+        directories.append(kwargs.get("cwd"))
+        return real(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.chdir(tree)
+    monkeypatch.setattr(subprocess, "run", recording)
+    opa_capabilities.cache_clear()
+    compile_policy(load_sources([tree]), ["modern/deny"], use_cache=False)
+    with pytest.raises(CompileError):  # opa check runs too
+        compile_policy(load_sources([tree]), ["modern/nothing"], use_cache=False)
+    opa_capabilities.cache_clear()
+    assert len(directories) >= 3
+    assert all(d is not None for d in directories)
+    assert not any(Path(str(d)).resolve().is_relative_to(tree) for d in directories)
 
 
 def test_a_corrupt_capabilities_file_is_rebuilt(tree: Path, private_cache: Path) -> None:

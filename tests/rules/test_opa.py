@@ -1,15 +1,22 @@
-"""Finding an opa: the pinned build, or one on PATH in the supported range."""
+"""Finding an opa: the wheel's or the build script's when its recorded sha256
+holds, or one on PATH in the supported range. An opa planted where the engine
+looks for its own is never run."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from oracle import needs_opa
 
-from engine.rules import compiler, opa
+from engine.rules import compiler, opa, opa_records
 from engine.rules.compiler import compile_policy
 from engine.rules.sources import PolicySources, RegoFile
 
@@ -32,7 +39,9 @@ def no_pinned_opa(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     real = opa.find_opa() if _have_opa() else None
     monkeypatch.delenv("REGO_ENGINE_OPA", raising=False)
     monkeypatch.setenv("REGO_ENGINE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("REGO_ENGINE_CACHE_KEY", str(tmp_path / "config" / "cache.key"))
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setattr(opa, "SHIPPED_DIR", tmp_path / "no-wheel")
     opa.find_opa.cache_clear()
     yield real.path if real else tmp_path / "missing"
     opa.find_opa.cache_clear()
@@ -100,3 +109,102 @@ def test_rules_compile_with_an_opa_of_another_version_from_path(
     policy = compile_policy(sources, ["p/x"])
     assert policy.wasm.startswith(b"\0asm")
     assert list((tmp_path / "cache" / "modules").rglob("*"))
+
+
+def _planted_opa(path: Path, marker: Path) -> Path:
+    """An ``opa`` at ``path`` that leaves ``marker`` behind whenever it is run."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\necho ran "$@" >> "{marker}"\necho "Version: 1.22.2"\n')
+    path.chmod(0o755)
+    return path
+
+
+def test_an_opa_planted_in_the_cache_is_never_run(no_pinned_opa: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "planted-ran"
+    planted = _planted_opa(opa.cached_opa_path(), marker)
+    with pytest.raises(opa.OpaNotFound) as caught:
+        opa.find_opa()
+    assert f"{planted} was not run: it has no valid signed build record" in str(caught.value)
+    # A record signed for another binary, or copied from another path, does not help.
+    other = _planted_opa(tmp_path / "elsewhere" / "opa", marker)
+    opa_records.record_build(other)
+    os.replace(opa_records.build_record_path(other), opa_records.build_record_path(planted))
+    opa.find_opa.cache_clear()
+    with pytest.raises(opa.OpaNotFound, match="no valid signed build record"):
+        opa.find_opa()
+    assert not marker.exists()
+
+
+def test_a_scan_with_rules_does_not_run_an_opa_planted_in_the_cache(
+    no_pinned_opa: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "planted-ran"
+    _planted_opa(opa.cached_opa_path(), marker)
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "r.rego").write_text("package rules.r\ndeny contains 1 if { false }\n")
+    (tmp_path / "main.tf").write_text('resource "aws_s3_bucket" "b" {}\n')
+    scan = subprocess.run(
+        [sys.executable, "-m", "engine", "scan", "-d", str(rules), str(tmp_path / "main.tf")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ),
+    )
+    assert scan.returncode == 2, scan.stderr
+    assert "no valid signed build record" in scan.stderr
+    assert not marker.exists()
+
+
+def test_the_build_scripts_recorded_opa_is_used_until_its_bytes_change(
+    no_pinned_opa: Path, tmp_path: Path
+) -> None:
+    built = _fake_opa(opa.cached_opa_path().parent, "1.22.2")
+    opa_records.record_build(built)
+    assert opa.find_opa() == opa.Opa(built, "v1.22.2")
+    built.write_text(built.read_text() + "# changed\n")
+    opa.find_opa.cache_clear()
+    with pytest.raises(opa.OpaNotFound, match="no valid signed build record"):
+        opa.find_opa()
+
+
+def test_a_record_whose_file_was_only_touched_is_checked_by_its_bytes(
+    no_pinned_opa: Path, tmp_path: Path
+) -> None:
+    built = _fake_opa(opa.cached_opa_path().parent, "1.22.2")
+    opa_records.record_build(built)
+    os.utime(built, ns=(1, 1))  # a new identity, the same bytes
+    assert opa_records.build_holds(built)
+    assert opa_records.build_holds(built)  # the record now names the new identity
+
+
+def _wheel_opa(directory: Path, marker: Path, recorded: str | None = None) -> Path:
+    binary = _planted_opa(directory / "opa", marker)
+    digest = recorded or hashlib.sha256(binary.read_bytes()).hexdigest()
+    manifest = {"version": "v1.22.2", "sha256": digest}
+    (directory / opa_records.SHIPPED_MANIFEST).write_text(json.dumps(manifest))
+    return binary
+
+
+def test_the_wheels_opa_is_used_when_its_recorded_sha256_holds(
+    no_pinned_opa: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = tmp_path / "wheel" / "engine" / "shipped"
+    monkeypatch.setattr(opa, "SHIPPED_DIR", shipped)
+    binary = _wheel_opa(shipped / "opa", tmp_path / "ran")
+    assert opa.find_opa() == opa.Opa(binary, "v1.22.2")
+    assert not (tmp_path / "ran").exists()  # its version comes from the manifest
+
+
+def test_a_wheels_opa_that_does_not_match_its_record_is_refused(
+    no_pinned_opa: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = tmp_path / "wheel" / "engine" / "shipped"
+    monkeypatch.setattr(opa, "SHIPPED_DIR", shipped)
+    binary = _wheel_opa(shipped / "opa", tmp_path / "ran", recorded="0" * 64)
+    with pytest.raises(opa.OpaNotFound) as caught:
+        opa.find_opa()
+    assert f"{binary} does not have the sha256 recorded when the wheel was built" in str(
+        caught.value
+    )
+    assert not (tmp_path / "ran").exists()

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from oracle import needs_opa, skip_without_oracle
 
-from engine.rules import opa
+from engine.rules import opa, opa_records
 
 REPO = Path(__file__).resolve().parents[2]
 COMPAT_GO_MOD = REPO / "wasm" / "compat" / "go.mod"
@@ -53,16 +53,17 @@ def compat_version() -> str:
 
 @pytest.fixture(scope="module")
 def compat_opa() -> Path:
-    """The second OPA binary, built into the cache by ``wasm/build-opa.sh --compat`` if needed."""
+    """The second OPA binary, from ``wasm/build-opa.sh --compat``: the cached build
+    when its signed record holds, else built now (only this module needs it)."""
     version = compat_version()
     path = opa.cached_opa_path(version)
-    if not (path.is_file() and os.access(path, os.X_OK)):
-        if shutil.which("go") is None:
-            skip_without_oracle(
-                f"Go is not installed to build the second opa {version} (make opa-compat)"
-            )
-        build = _script("--compat", env=dict(os.environ))
-        assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    if shutil.which("go") is None and not opa_records.build_holds(path):
+        skip_without_oracle(
+            f"Go is not installed to build the second opa {version} (make opa-compat)"
+        )
+    build = _script("--compat", "--print-path", env=dict(os.environ))
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    assert Path(build.stdout.strip()) == path
     assert opa.binary_version(path) == version
     return path
 
@@ -132,8 +133,17 @@ def test_the_build_script_finds_the_cached_second_opa_and_ignores_the_override(
         "PATH": _tools_only(tmp_path / "bin"),
         "HOME": str(tmp_path),
         "REGO_ENGINE_CACHE": str(tmp_path / "cache"),
+        "REGO_ENGINE_CACHE_KEY": str(tmp_path / "config" / "cache.key"),
+        "REGO_ENGINE_PYTHON": sys.executable,
         "REGO_ENGINE_OPA": str(override),
     }
+    recorded = subprocess.run(
+        [sys.executable, "-m", "engine.rules.opa_records", "record", str(cached)],
+        env={**env, "PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+    )
+    assert recorded.returncode == 0, recorded.stderr
     compat = _script("--compat", env=env)
     assert compat.returncode == 0, compat.stderr
     assert compat.stdout == f"opa {version}: {cached}\n"
@@ -152,8 +162,34 @@ def test_the_build_script_says_when_go_is_missing_to_build_the_second_opa(
     proc = _script("--compat", env=env)
     assert proc.returncode == 1
     assert f"opa {compat_version()} not found and Go is not installed" in proc.stderr
+    assert "install Go" in proc.stderr and "or put opa" in proc.stderr
     usage = _script("--other", env=env)
     assert usage.returncode == 2 and "usage:" in usage.stderr
+
+
+def test_the_build_script_never_runs_a_cached_opa_without_its_signed_record(
+    tmp_path: Path,
+) -> None:
+    version = compat_version()
+    ran = tmp_path / "ran"
+    planted = tmp_path / "cache" / f"opa-{version}" / "opa"
+    planted.parent.mkdir(parents=True)
+    planted.write_text(f'#!/bin/sh\necho ran >> "{ran}"\necho "Version: {version[1:]}"\n')
+    planted.chmod(0o755)
+    env = {
+        "PATH": _tools_only(tmp_path / "bin"),
+        "HOME": str(tmp_path),
+        "REGO_ENGINE_CACHE": str(tmp_path / "cache"),
+        "REGO_ENGINE_CACHE_KEY": str(tmp_path / "config" / "cache.key"),
+        "REGO_ENGINE_PYTHON": sys.executable,
+    }
+    proc = _script("--compat", env=env)
+    assert proc.returncode == 1, proc.stdout
+    assert f"{planted} has no valid signed build record: it is not run, but rebuilt" in (
+        proc.stdout
+    )
+    assert "Go is not installed" in proc.stderr
+    assert not ran.exists()
 
 
 @needs_opa
@@ -183,7 +219,7 @@ def test_the_shipped_pack_from_source_scans_the_examples_alike(
         for result in rules["results"]
         if not result["passed"]
     ]
-    assert len(failing) == 52
+    assert len(failing) == 62
     assert compat.stdout == pinned.stdout
 
 

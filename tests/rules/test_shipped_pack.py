@@ -131,8 +131,8 @@ def test_every_rule_has_complete_metadata() -> None:
         assert meta.id and meta.title and meta.description, rule.package
         assert meta.severity in {"low", "medium", "high", "critical"}, rule.package
         assert meta.references and all(r.startswith("https://") for r in meta.references)
-        assert statics.input_type in {"tf", "cfn", "k8s"}, rule.package
-        key = {"tf": "terraform", "cfn": "cloudformation", "k8s": "kubernetes"}
+        assert statics.input_type in {"tf", "cfn", "k8s", "arm"}, rule.package
+        key = {"tf": "terraform", "cfn": "cloudformation", "k8s": "kubernetes", "arm": "arm"}
         assert isinstance(meta.remediation, dict), rule.package
         assert meta.remediation.get(key[statics.input_type]), rule.package
         ids.append(meta.id)

@@ -80,6 +80,7 @@ skip-path: ["**/test/**"]
 var-file: [prod.tfvars]
 var: {region: eu-west-1, count: 3, enabled: true}
 max-file-size: 10
+load-timeout: 15
 split-k8s: true
 bundle: rules.tar.gz
 jobs: 2
@@ -104,6 +105,7 @@ cluster: tcp://127.0.0.1:8786
         "var_files": [Path("../prod.tfvars")],
         "variables": ["region=eu-west-1", "count=3", "enabled=true"],
         "max_file_size": 10,
+        "load_timeout": 15,
         "split_k8s": True,
         "bundle": Path("../rules.tar.gz"),
         "jobs": 2,
@@ -197,9 +199,9 @@ def test_config_ignore_file_is_relative_to_the_config(
         repo / "ci" / "accepted.yaml",
         "ignores:\n  - {rule: T1, reason: r}\n  - {rule: T2, reason: r}\n",
     )
-    write(repo / CONFIG_FILE, "inputs: infra\nignore-file: ci/accepted.yaml\n")
+    write(repo / CONFIG_FILE, "ignore-file: ci/accepted.yaml\n")
     monkeypatch.chdir(repo / "sub")
-    result = invoke("-f", "json", "-d", repo / "policies")
+    result = invoke("-f", "json", "-d", repo / "policies", repo / "infra")
     assert result.exit_code == 0, result.stderr
 
 
@@ -239,6 +241,8 @@ skip-path: ["**"]
 input-type: cfn
 jobs: 64
 cluster: tcp://127.0.0.1:8786
+var: {region: eu-west-1}
+var-file: [prod.tfvars]
 rule-timeout: 5
 """
 
@@ -246,12 +250,12 @@ rule-timeout: 5
 def test_a_found_file_keeps_only_what_cannot_widen_or_weaken_the_scan(repo: Path) -> None:
     path = write(repo / CONFIG_FILE, EVERY_REFUSED_KEY)
     config = load_config(path, cwd=repo, trusted=False)
-    assert config.values == {"paths": [Path("infra")], "rule_timeout": 5}
+    assert config.values == {"rule_timeout": 5}
     assert [message.split(": ", 1)[0] for message in config.refused] == [
-        f"{path}:{line}" for line in range(2, 13)
+        f"{path}:{line}" for line in range(1, 15)
     ]
     assert all(m.endswith("name the file with --config to trust it") for m in config.refused)
-    assert "'fail-on' is not taken from a configuration file found" in config.refused[3]
+    assert "'fail-on' is not taken from a configuration file found" in config.refused[4]
     trusted = load_config(path, cwd=repo)
     assert trusted.refused == [] and trusted.values["fail_on"] == "none"
 
@@ -259,21 +263,21 @@ def test_a_found_file_keeps_only_what_cannot_widen_or_weaken_the_scan(repo: Path
 def test_a_found_file_may_not_redirect_output_or_weaken_the_exit(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write(repo / CONFIG_FILE, "inputs: [infra]\noutput: scan.sarif\nformat: sarif\nfail-on: none\n")
+    write(repo / CONFIG_FILE, "output: scan.sarif\nformat: sarif\nfail-on: none\n")
     monkeypatch.chdir(repo)
-    result = invoke("-d", repo / "policies")
+    result = invoke("-d", repo / "policies", "infra")
     assert result.exit_code == 2  # the refusals are errors; fail-on none did not apply
     assert not (repo / "scan.sarif").exists()
     doc = json.loads(result.stdout_bytes)  # the default format, on stdout
     assert [e.split(": ", 1)[0] for e in doc["errors"]] == [
-        f"{repo / CONFIG_FILE}:{line}" for line in (2, 3, 4)
+        f"{repo / CONFIG_FILE}:{line}" for line in (1, 2, 3)
     ]
     failed = [r for rr in doc["results"][0]["rule_results"] for r in rr["results"]]
     assert sorted(r["resource_id"] for r in failed if not r["passed"]) == [
         "aws_s3_bucket.a",
         "aws_s3_bucket.b",
     ]
-    assert f"error: {repo / CONFIG_FILE}:4: 'fail-on' is not taken" in result.stderr
+    assert f"error: {repo / CONFIG_FILE}:3: 'fail-on' is not taken" in result.stderr
 
 
 def test_a_found_file_may_not_read_outside_its_tree(
@@ -290,23 +294,64 @@ def test_a_found_file_may_not_read_outside_its_tree(
         f"inputs: [tf, {tmp_path / 'outside'}]\nvar-file: [{secret}]\n"
         "ignore-file: ../outside/accepted.yaml\n",
     )
-    write(repo / "linked.yaml", "var-file: [inside.tfvars]\n")
+    write(repo / "linked.yaml", "ignore-file: inside.tfvars\n")
     monkeypatch.chdir(repo)
     config = load_config(repo / CONFIG_FILE, cwd=repo, trusted=False)
     assert config.values == {}
     assert [m.split(": ", 2)[1] for m in config.refused] == [
-        f"'inputs' names {str(tmp_path / 'outside')!r}, outside {repo}, in a configuration "
-        "file found in the scanned tree; name the file with --config to trust it",
-        f"'var-file' names {str(secret)!r}, outside {repo}, in a configuration file found in "
-        "the scanned tree; name the file with --config to trust it",
+        "'inputs' is not taken from a configuration file found in the scanned tree; "
+        "name the file with --config to trust it",
+        "'var-file' is not taken from a configuration file found in the scanned tree; "
+        "name the file with --config to trust it",
         f"'ignore-file' names '../outside/accepted.yaml', outside {repo}, in a configuration "
         "file found in the scanned tree; name the file with --config to trust it",
     ]
     linked = load_config(repo / "linked.yaml", cwd=repo, trusted=False)
-    assert linked.values == {} and "'var-file' names 'inside.tfvars'" in linked.refused[0]
+    assert linked.values == {} and "'ignore-file' names 'inside.tfvars'" in linked.refused[0]
     result = invoke("tf", "-d", repo / "policies", "-f", "json")
     assert result.exit_code == 2
     assert "hunter2-outside" not in result.stdout + result.stderr
+
+
+def test_a_found_file_may_not_choose_the_inputs(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (repo / "empty").mkdir()
+    write(repo / CONFIG_FILE, "inputs: [empty]\n")
+    monkeypatch.chdir(repo)
+    result = invoke("-d", repo / "policies", "-f", "json")
+    assert result.exit_code == 2, result.stderr  # the finding in infra/, and the refusal
+    doc = json.loads(result.stdout_bytes)
+    assert len(doc["results"]) == 1  # infra/state.json, scanned from the working directory
+    assert doc["errors"] == [
+        f"{repo / CONFIG_FILE}:1: 'inputs' is not taken from a configuration file found in "
+        "the scanned tree; name the file with --config to trust it"
+    ]
+
+
+def test_a_found_file_may_not_set_a_variable(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(
+        repo / "tf" / "main.tf",
+        'variable "make" {\n  type = number\n}\n'
+        'resource "aws_s3_bucket" "x" {\n  count = var.make\n  acl = "public-read"\n}\n',
+    )
+    write(repo / "ci" / "prod.tfvars", "make = 1\n")
+    write(repo / CONFIG_FILE, "var: {make: 0}\nvar-file: [tf/zero.tfvars]\n")
+    write(repo / "tf" / "zero.tfvars", "make = 0\n")
+    monkeypatch.chdir(repo)
+    result = invoke("-d", repo / "policies", "-f", "json", "--var-file", "ci/prod.tfvars", "tf")
+    assert result.exit_code == 2, result.stderr
+    doc = json.loads(result.stdout_bytes)
+    failed = [
+        r["resource_id"]
+        for rr in doc["results"][0]["rule_results"]
+        for r in rr["results"]
+        if not r["passed"]
+    ]
+    assert "aws_s3_bucket.x[0]" in failed
+    assert [e.split(": ", 1)[0] for e in doc["errors"]] == [
+        f"{repo / CONFIG_FILE}:{line}" for line in (1, 2)
+    ]
 
 
 def test_a_found_file_may_tighten_bounds_but_not_loosen_them(repo: Path) -> None:

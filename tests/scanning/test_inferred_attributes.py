@@ -221,3 +221,71 @@ def test_rules_whose_traced_copy_cannot_be_made_keep_their_results_with_a_warnin
     results = [r for i in report.inputs for rr in i.rule_results for r in rr.results]
     assert len(results) == 2
     assert all(resource.attributes == [] for r in results for resource in r.resources)
+
+
+def _pod(containers: int) -> str:
+    spec = "".join(
+        f"""    - name: c{i}
+      image: registry.example/app:{i}
+      ports: [{{containerPort: {8000 + i}}}]
+      env: [{{name: A{i}, value: x}}, {{name: B{i}, value: y}}]
+      resources: {{limits: {{cpu: "1", memory: 1Gi}}, requests: {{cpu: "1", memory: 1Gi}}}}
+      securityContext:
+        privileged: true
+        allowPrivilegeEscalation: true
+        runAsUser: 0
+        capabilities: {{add: [NET_ADMIN, SYS_ADMIN]}}
+"""
+        for i in range(containers)
+    )
+    return f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: wide\nspec:\n  containers:\n{spec}"
+
+
+def test_inferred_paths_per_result_are_bounded_with_a_warning(tmp_path: Path) -> None:
+    """One Pod of many containers under the shipped rules: every rule reads every
+    container, and each result of each container would show all those paths."""
+    from engine.core.paths import REGO_RULES_DIR
+
+    write(tmp_path / "pod.yaml", _pod(80))
+    report = scan([tmp_path / "pod.yaml"], [REGO_RULES_DIR])
+    shown = [
+        len(resource.attributes)
+        for entry in report.inputs
+        for rule in entry.rule_results
+        for result in rule.results
+        for resource in result.resources
+    ]
+    assert shown and max(shown) == 100  # MAX_PATHS_PER_RESOURCE
+    warnings = [w for w in report.warnings if "inferred attribute paths cut" in w]
+    shown_path = report.inputs[0].input.name
+    assert warnings and all(w.startswith(f"{shown_path}: ") for w in warnings)
+
+
+WIDE_READER = """package rules.wide_reader
+import rego.v1
+import data.snyk
+
+deny contains {"resource": b, "message": "read widely"} if {
+	some b in snyk.resources("aws_s3_bucket")
+	count([k | some k in numbers.range(0, 4999); b.tags[sprintf("k%d", [k])]]) >= 0
+}
+"""
+
+
+def test_a_rule_reading_too_many_values_gets_no_inferred_paths_and_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.evaluation import attribute_reads
+
+    monkeypatch.setattr(attribute_reads, "MAX_DISTINCT_READS", 1000, raising=False)
+    tags = ", ".join(f'k{i} = "v"' for i in range(5000))
+    bucket = f'resource "aws_s3_bucket" "b" {{\n  tags = {{ {tags} }}\n}}\n'
+    write(tmp_path / "tf" / "main.tf", bucket)
+    write(tmp_path / "rules" / "wide.rego", WIDE_READER)
+    report = scan([tmp_path / "tf"], [tmp_path / "rules"])
+    (rule,) = [r for e in report.inputs for r in e.rule_results if r.package.endswith("reader")]
+    assert [res.resources[0].attributes for res in rule.results] == [[]]
+    assert any(
+        "attribute paths not inferred: the rule read more than 1,000 distinct values" in w
+        for w in report.warnings
+    )

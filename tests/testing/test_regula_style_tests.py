@@ -85,12 +85,12 @@ def test_a_package_the_build_rejects_costs_only_its_own_tests(
     )
     builds: list[int] = []
 
-    def picky_build(sources: PolicySources, entrypoints: Sequence[str]) -> Any:
+    def picky_build(sources: PolicySources, entrypoints: Sequence[str], **options: Any) -> Any:
         builds.append(len(entrypoints))
         wrapper = sources.rego_files[-1].text
         if "data.rules.bucket." in wrapper:
             raise CompileError([rejected], build_only=True)
-        return compile_policy(sources, entrypoints)
+        return compile_policy(sources, entrypoints, **options)
 
     monkeypatch.setattr(runner, "compile_policy", picky_build)
     run = run_tests([CORPUS])

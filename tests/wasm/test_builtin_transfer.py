@@ -9,6 +9,7 @@ Wasm side cannot tell from parsed ones.
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import textwrap
@@ -307,9 +308,13 @@ def test_process_with_live_instances_exits_cleanly(tmp_path: Path) -> None:
             assert inst.evaluate("t/strings")[0]["eq"] is True
         """
     )
+    repo = Path(__file__).resolve().parents[2]
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    environment["PYTHONPATH"] = str(repo)  # ``tests`` importable whatever the environment
     done = subprocess.run(
         [sys.executable, "-c", script],
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=repo,
+        env=environment,
         capture_output=True,
         text=True,
         timeout=300,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +80,9 @@ def make(policy: CompiledPolicy, **limits: Any) -> PolicyInstance:
 
 def test_runaway_evaluation_is_stopped_by_the_time_bound(policy: CompiledPolicy) -> None:
     inst = make(policy, timeout_seconds=1.0)
-    start = time.monotonic()
+    # The error is raised only when the deadline interrupts the loop (4e8 steps).
     with pytest.raises(EvalTimeout, match="time limit of 1s"):
         inst.evaluate("host/loop")
-    assert time.monotonic() - start < 5
     assert inst.evaluate("host/small") == [2]  # the instance survives
 
 
@@ -178,8 +176,27 @@ def _shared_instance(policy: CompiledPolicy) -> PolicyInstance:
     return _INSTANCES[policy.key]
 
 
-def test_module_compiled_once_per_process(policy: CompiledPolicy, tmp_path: Path) -> None:
-    start = time.monotonic()
+def test_module_compiled_once_per_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five instances of a policy no other test compiles: its native code is
+    made (compiled, or read from the signed disk cache) once, not per instance."""
+    import wasmtime
+
+    (tmp_path / "once.rego").write_text("package compiled_once\n\nvalue := 1 + 1\n")
+    policy = compile_policy(load_sources([tmp_path]), ["compiled_once/value"])
+    made: list[str] = []
+    compile_module = wasmtime.Module.__init__
+    deserialize = wasmtime.Module.deserialize.__func__
+
+    def counted_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append("compiled")
+        compile_module(self, *args, **kwargs)
+
+    def counted_deserialize(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append("deserialized")
+        return deserialize(cls, *args, **kwargs)
+
+    monkeypatch.setattr(wasmtime.Module, "__init__", counted_init)
+    monkeypatch.setattr(wasmtime.Module, "deserialize", classmethod(counted_deserialize))
     for _ in range(5):
-        make(policy)
-    assert time.monotonic() - start < 30  # generous: instantiation reuses the native module
+        assert make(policy).evaluate("compiled_once/value") == [2]
+    assert len(made) == 1, made

@@ -6,15 +6,18 @@ Its attributes are its ``Properties``, the values written in them coerced to
 the type of their property in AWS's resource schema (see
 :mod:`engine.inputs.loaders.cloudformation_schemas`), then with intrinsics evaluated (see
 :mod:`engine.inputs.loaders.cloudformation_intrinsics`): ``Fn::GetAZs`` gives null.
-A resource whose ``Condition`` is false is left out; an unknown condition
-keeps it. ``meta.condition`` names the condition; tags are the ``Tags``
-property as an object (a list of ``Key``/``Value`` pairs, or a map), string
-values only.
+A resource whose ``Condition`` is false whatever the parameters' values is
+left out; a condition that depends on a parameter, a pseudo parameter or a
+resource keeps it, marked ``meta.conditional``. ``meta.condition`` names the
+condition; tags are the ``Tags`` property as an object (a list of
+``Key``/``Value`` pairs, or a map), string values only.
 
 In a SAM template (``Transform: AWS::Serverless-2016-10-31``) the
 ``Globals`` of each kind are merged into the properties of its resources as
 SAM does: the resource's scalars win, maps merge, lists concatenate.
-``Fn::ForEach`` loops of the LanguageExtensions transform are not expanded.
+``Fn::ForEach`` loops of the ``AWS::LanguageExtensions`` transform are expanded
+first (:mod:`engine.inputs.loaders.cloudformation_foreach`); in a template
+without that transform a loop is an error, as CloudFormation refuses it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ from typing import Any
 
 import yaml
 
+from engine.inputs.loaders.cloudformation_foreach import (
+    LANGUAGE_EXTENSIONS,
+    ForEachError,
+    expand_loops,
+    has_loops,
+)
 from engine.inputs.loaders.cloudformation_intrinsics import (
     Evaluator,
     Site,
@@ -50,7 +59,6 @@ INPUT_TYPE = "cfn"
 SAM_TRANSFORM = "AWS::Serverless-2016-10-31"
 SAM_TYPE_PREFIX = "AWS::Serverless::"
 RESOURCE_TYPE_PREFIXES = ("AWS::", "Alexa::", "Custom::")
-FOR_EACH_PREFIX = "Fn::ForEach::"
 
 _Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -198,34 +206,73 @@ def _depends_on(
     ]
 
 
+def _expand_loops(doc: dict[str, Any], raw: bytes) -> dict[str, Any]:
+    """The template with its ``Fn::ForEach`` loops expanded (see
+    :mod:`engine.inputs.loaders.cloudformation_foreach`)."""
+    if not has_loops(doc):
+        return doc
+    if LANGUAGE_EXTENSIONS not in _transforms(doc):
+        raise LoaderError(
+            f"Fn::ForEach needs the {LANGUAGE_EXTENSIONS} transform, which the template "
+            "does not declare",
+            _key_line(raw, next(_loop_names(doc))),
+        )
+    declared = _section(doc, "Parameters", raw)
+    parameters = {name: parameter_value(p, name) for name, p in declared.items()}
+    try:
+        return {
+            key: expand_loops(value, parameters, (key,)) if key != "Parameters" else value
+            for key, value in doc.items()
+        }
+    except ForEachError as exc:
+        raise LoaderError(str(exc), _line(raw, exc.path)) from None
+
+
+def _loop_names(value: Any) -> Any:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and key.startswith("Fn::ForEach::"):
+                yield key
+            yield from _loop_names(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _loop_names(item)
+
+
+def _checked_resource(logical_id: str, resource: Any, raw: bytes) -> dict[str, Any]:
+    """``resource`` when it is an object with a ``Type`` and object ``Properties``;
+    else an error at its line."""
+    if not isinstance(resource, dict):
+        where = _line(raw, ("Resources", logical_id))
+        raise LoaderError(f"resource {logical_id} must be an object", where)
+    if not isinstance(resource.get("Type"), str):
+        where = _line(raw, ("Resources", logical_id))
+        raise LoaderError(f"resource {logical_id} has no Type", where)
+    properties = resource.get("Properties")
+    if properties is not None and not isinstance(properties, dict):
+        raise LoaderError(
+            f"Properties of resource {logical_id} must be an object",
+            _line(raw, ("Resources", logical_id, "Properties")),
+        )
+    return resource
+
+
 def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
     if not isinstance(doc, dict):
         raise LoaderError("a CloudFormation template must be an object", 1)
     doc = plain(doc)
     if "Resources" not in doc:
         raise LoaderError("the template has no Resources")
+    _section(doc, "Resources", raw)
+    doc = _expand_loops(doc, raw)
     declared = _section(doc, "Resources", raw)
     sam = SAM_TRANSFORM in _transforms(doc)
     globals_ = _section(doc, "Globals", raw) if sam else {}
 
-    resources: dict[str, dict[str, Any]] = {}
-    for logical_id, resource in declared.items():
-        if logical_id.startswith(FOR_EACH_PREFIX):
-            continue
-        if not isinstance(resource, dict):
-            where = _line(raw, ("Resources", logical_id))
-            raise LoaderError(f"resource {logical_id} must be an object", where)
-        if not isinstance(resource.get("Type"), str):
-            where = _line(raw, ("Resources", logical_id))
-            raise LoaderError(f"resource {logical_id} has no Type", where)
-        properties = resource.get("Properties")
-        if properties is not None and not isinstance(properties, dict):
-            raise LoaderError(
-                f"Properties of resource {logical_id} must be an object",
-                _line(raw, ("Resources", logical_id, "Properties")),
-            )
-        resources[logical_id] = resource
-
+    resources = {
+        logical_id: _checked_resource(logical_id, resource, raw)
+        for logical_id, resource in declared.items()
+    }
     parameters = _section(doc, "Parameters", raw)
     evaluator = Evaluator(
         Template(
@@ -236,11 +283,12 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
             conditions=_section(doc, "Conditions", raw),
         )
     )
-    kept = {
-        name: r
+    deployed = {
+        name: evaluator.deployed(r["Condition"])
         for name, r in resources.items()
-        if "Condition" not in r or evaluator.condition(r["Condition"]) is not False
+        if "Condition" in r
     }
+    kept = {name: r for name, r in resources.items() if deployed.get(name, True) is not False}
     evaluator.template = replace(evaluator.template, present=frozenset(kept))
 
     by_type: dict[str, dict[str, dict[str, Any]]] = {}
@@ -255,12 +303,17 @@ def _load(doc: Any, raw: bytes, path: str) -> LoadedState:
         evaluated = evaluator.evaluate(properties, Site(resource_type, logical_id, ()))
         attributes = plain(evaluated) if isinstance(evaluated, dict) else {}
         condition = resource.get("Condition")
+        meta: dict[str, Any] | None = None
+        if isinstance(condition, str):
+            meta = {"condition": condition}
+            if deployed[logical_id] is None:
+                meta["conditional"] = True
         by_type.setdefault(resource_type, {})[logical_id] = resource_entry(
             resource_type,
             logical_id,
             path,
             attributes,
-            meta={"condition": condition} if isinstance(condition, str) else None,
+            meta=meta,
             tags=_tags(attributes),
         )
         resource_paths[(resource_type, logical_id)] = (0, ("Resources", logical_id))

@@ -4,15 +4,17 @@ Only what a template itself determines is evaluated: parameters take their
 ``Default``, else the first of their ``AllowedValues``; ``Ref`` and
 ``Fn::GetAtt`` to a resource give its logical id; pseudo parameters
 (``AWS::Region`` ...), parameters with neither and undeclared names give
-their own names; mappings and conditions are looked up. Values known only at
-deployment (``Fn::GetAZs``, ``Fn::ImportValue``, ``Fn::Cidr``,
-``Fn::Transform``, SSM parameter types) are null, and so is anything built
-from a null. A condition that depends on a pseudo parameter, a resource or a
-null is unknown (None): ``Fn::If`` on it is null. A ``Fn::Sub`` or
-``Fn::Join`` written as a property value (not inside another function) gives
-the names it refers to, as snyk's loader
-(:mod:`engine.inputs.loaders.cloudformation_names`); the string it builds
-only when it names nothing.
+their own names; mappings and conditions are looked up. ``Fn::Sub`` and
+``Fn::Join`` build their strings from those values
+(``!Sub "0.0.0.0/${Mask}"`` with ``Mask`` defaulting to ``0`` is
+``"0.0.0.0/0"``). Values known only at deployment (``Fn::GetAZs``,
+``Fn::ImportValue``, ``Fn::Cidr``, ``Fn::Transform``, SSM parameter types)
+are null, and so is anything built from a null. A condition that depends on
+a pseudo parameter, a resource or a null is unknown (None): ``Fn::If`` on it
+is null. Whether a resource is deployed is asked with
+:meth:`Evaluator.deployed`, for which a parameter's value is unknown too: the
+deployer may give any value, so a condition on a parameter never removes a
+resource.
 
 Evaluation spends from the budget of :mod:`engine.inputs.loaders.evaluation_budget`:
 one unit per intrinsic, and what a ``Ref`` or ``Fn::FindInMap`` copies into the
@@ -32,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.inputs.loaders.cloudformation_names import named_value
 from engine.inputs.loaders.evaluation_budget import spend, spend_for_json, text_units
 from engine.inputs.loaders.loaded import ResolvedReference
 from engine.inputs.source_map import AttributePath
@@ -47,10 +48,6 @@ PSEUDO_PARAMETERS = frozenset(
 _SSM_TYPE = "AWS::SSM::Parameter::Value<"
 
 CONDITION_FUNCTIONS = frozenset({"Fn::And", "Fn::Equals", "Fn::Not", "Fn::Or"})
-
-NAMING_FUNCTIONS = frozenset({"Fn::Sub", "Fn::Join"})
-"""Written as a property value, these give the names they refer to (see
-:mod:`engine.inputs.loaders.cloudformation_names`), not the string they build."""
 
 
 class Symbolic(str):
@@ -92,6 +89,12 @@ class Site:
         if self.pinned:
             return self
         return Site(self.resource_type, self.key, (*self.path, step))
+
+    def pinned_here(self) -> Site:
+        """This site, pinned: what an intrinsic's arguments are evaluated at."""
+        if self.pinned:
+            return self
+        return Site(self.resource_type, self.key, self.path, True, self.via)
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,16 @@ def is_intrinsic(value: Any) -> bool:
 def plain(value: Any) -> Any:
     """``value`` as JSON: :class:`Symbolic` strings made ordinary, YAML
     timestamps ISO 8601 strings, keys strings; what JSON cannot hold null."""
+    kind = type(value)  # the common exact types first, then their subclasses
+    if kind is str:
+        return value
+    if kind is dict:
+        return {
+            k if isinstance(k, str) else _key_text(k): v if type(v) is str else plain(v)
+            for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) is str else plain(v) for v in value]
     if isinstance(value, str):
         return str(value)
     if isinstance(value, dict):
@@ -209,41 +222,40 @@ class Evaluator:
 
     template: Template
     references: list[ResolvedReference] = field(default_factory=list)
+    parameters_known: bool = True
+    """False while deciding whether a resource is deployed: a parameter's
+    ``Default`` is not the value it is deployed with."""
     _conditions: dict[str, bool | None] = field(default_factory=dict)
+    _deployment_conditions: dict[str, bool | None] = field(default_factory=dict)
 
     # ------------------------------------------------------------ values
 
     def evaluate(self, value: Any, site: Site | None) -> Any:
         """``value`` with its intrinsics evaluated; :data:`NO_VALUE` when it is
         ``AWS::NoValue``. ``site`` None: nothing is recorded."""
-        if is_intrinsic(value):
-            ((name, argument),) = value.items()
-            in_place = site is not None and not site.pinned
-            if site is not None and name != "Fn::If":  # If's branch is the value itself
-                site = replace(site, pinned=True)
-            result = self._call(name, argument, site)
-            if in_place and name in NAMING_FUNCTIONS:
-                named = named_value(value, self.template.parameters, self._plain_value)
-                return result if named is None else named
-            return result
         if isinstance(value, dict):
+            if len(value) == 1:
+                ((name, argument),) = value.items()
+                if isinstance(name, str) and (name == "Ref" or name.startswith("Fn::")):
+                    if site is not None and name != "Fn::If":  # If's branch is the value itself
+                        site = site.pinned_here()
+                    return self._call(name, argument, site)
             out: dict[str, Any] = {}
             for key, item in value.items():
-                result = self.evaluate(item, site.child(key) if site else None)
-                if result is not NO_VALUE:
-                    out[key] = result
+                if isinstance(item, dict | list):  # anything else is its own value
+                    item = self.evaluate(item, site.child(key) if site is not None else None)
+                if item is not NO_VALUE:
+                    out[key] = item
             return out
         if isinstance(value, list):
             items: list[Any] = []
             for item in value:
-                result = self.evaluate(item, site.child(len(items)) if site else None)
-                if result is not NO_VALUE:
-                    items.append(result)
+                if isinstance(item, dict | list):
+                    item = self.evaluate(item, site.child(len(items)) if site is not None else None)
+                if item is not NO_VALUE:
+                    items.append(item)
             return items
         return value
-
-    def _plain_value(self, value: Any) -> Any:
-        return self.evaluate(value, None)
 
     def _call(self, name: str, argument: Any, site: Site | None) -> Any:
         spend(1)
@@ -281,6 +293,8 @@ class Evaluator:
             return Symbolic(name)
         if name not in self.template.parameters:
             return Symbolic(name)  # declared elsewhere (snyk's loader gives the name too)
+        if not self.parameters_known:
+            return Symbolic(name)
         value = self.template.parameters[name]
         spend_for_json(value)  # each reference is a copy in the State
         return value
@@ -298,10 +312,21 @@ class Evaluator:
         """The value of the named condition; None when unknown (or undefined)."""
         if not isinstance(name, str) or name not in self.template.conditions:
             return None
-        if name not in self._conditions:
-            self._conditions[name] = None  # a cycle is unknown
-            self._conditions[name] = self.condition_value(self.template.conditions[name])
-        return self._conditions[name]
+        memo = self._conditions if self.parameters_known else self._deployment_conditions
+        if name not in memo:
+            memo[name] = None  # a cycle is unknown
+            memo[name] = self.condition_value(self.template.conditions[name])
+        return memo[name]
+
+    def deployed(self, name: Any) -> bool | None:
+        """Whether a resource with the condition ``name`` is deployed, whatever
+        values the deployer gives the parameters: None when that depends on them
+        (or on anything else known only at deployment)."""
+        self.parameters_known = False
+        try:
+            return self.condition(name)
+        finally:
+            self.parameters_known = True
 
     def condition_value(self, expression: Any) -> bool | None:
         """The value of a condition expression; None when unknown."""

@@ -9,14 +9,19 @@ per 16 characters of a string built (charged before it is built where a
 function's result can outgrow its arguments); past :data:`MAX_UNITS` every further
 evaluation fails at once (so it ends quickly even where errors are caught),
 and the loader refuses the configuration.
+
+A loading deadline (:func:`loading_deadline`, ``--load-timeout``) ends the
+evaluation the same way once it passes: spending checks the clock every
+:data:`CLOCK_EVERY` calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 MAX_UNITS = 10_000_000
@@ -39,12 +44,59 @@ class Budget:
 
 _BUDGET: ContextVar[Budget | None] = ContextVar("hcl_evaluation_budget", default=None)
 
+CLOCK_EVERY = 256
+"""Calls of :func:`spend` between two looks at the clock."""
+
+
+@dataclass
+class Deadline:
+    """When loading one input must end; ``expired`` once a spend found it passed."""
+
+    seconds: float
+    clock: Callable[[], float]
+    ends: float = field(init=False)
+    expired: bool = False
+    _calls: int = 0
+
+    def __post_init__(self) -> None:
+        self.ends = self.clock() + self.seconds
+
+    def passed(self) -> bool:
+        """Whether the deadline has passed (the clock is read every :data:`CLOCK_EVERY` calls)."""
+        self._calls += 1
+        if not self.expired and self._calls % CLOCK_EVERY == 0 and self.clock() > self.ends:
+            self.expired = True
+        return self.expired
+
+
+_DEADLINE: ContextVar[Deadline | None] = ContextVar("loading_deadline", default=None)
+
+
+@contextmanager
+def loading_deadline(seconds: float | None) -> Iterator[Deadline | None]:
+    """Load within ``seconds`` (None: no deadline) by the monotonic clock:
+    evaluation past it fails as past the budget; the caller tells by the
+    deadline's ``expired``."""
+    if seconds is None:
+        yield None
+        return
+    deadline = Deadline(seconds, time.monotonic)
+    token = _DEADLINE.set(deadline)
+    try:
+        yield deadline
+    finally:
+        _DEADLINE.reset(token)
+
 
 def spend(units: int) -> None:
     """Spend ``units`` of the current budget (none outside :func:`evaluation_budget`)."""
     budget = _BUDGET.get()
     if budget is None:
         return
+    deadline = _DEADLINE.get()
+    if deadline is not None and deadline.passed():
+        budget.exhausted = True
+        raise BudgetExhausted(f"loading took longer than {deadline.seconds:g} seconds")
     budget.remaining -= units
     if budget.remaining < 0:
         budget.exhausted = True

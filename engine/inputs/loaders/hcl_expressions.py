@@ -91,7 +91,7 @@ def evaluate(expression: Expression, context: Context) -> Any:
 
 def _evaluate(node: Tree, context: Context) -> Any:
     spend(1)
-    handler = _HANDLERS.get(str(node.data))
+    handler = _HANDLERS.get(node.data)  # a rule name: a str (or a Token, equal to it)
     if handler is None:
         raise EvaluationError(f"unsupported expression {node.data}")
     return handler(node, context)

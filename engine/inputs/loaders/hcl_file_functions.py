@@ -1,7 +1,8 @@
 """Terraform's file functions (``file``, ``filebase64``, ``fileexists``, ``templatefile``,
 the file hashes ``filemd5``, ``filesha1``, ``filesha256``, ``filesha512``,
 ``filebase64sha256``, ``filebase64sha512``, and ``fileset``), reading only inside the
-scanned tree.
+scanned tree, and ``templatestring``, which renders a string as ``templatefile`` renders
+a file.
 
 A relative path is taken from the root module's directory, where Terraform
 runs (``path.module`` and ``path.root`` are relative to it). A file is read
@@ -32,7 +33,7 @@ from engine.inputs.loaders.hcl_expressions import (
     split_template,
 )
 from engine.inputs.loaders.hcl_fileset import fileset
-from engine.inputs.loaders.hcl_functions import FunctionError, to_string
+from engine.inputs.loaders.hcl_functions import FunctionError, to_string, with_core_names
 
 _HASHES = ("md5", "sha1", "sha256", "sha512")
 _BASE64_HASHES = ("sha256", "sha512")
@@ -101,9 +102,9 @@ class _ConfinedFiles:
 def file_functions(
     base: Path, root: Path, functions: Mapping[str, Callable[..., Any]]
 ) -> dict[str, Callable[..., Any]]:
-    """The file functions and ``templatefile`` for a module whose
+    """The file functions, ``templatefile`` and ``templatestring`` for a module whose
     relative paths start at ``base`` and whose files are read inside ``root``;
-    templates see ``functions`` and the file functions, but not ``templatefile``."""
+    templates see ``functions`` and the file functions, but neither template function."""
     files = _ConfinedFiles(base, root)
     readers: dict[str, Callable[..., Any]] = {
         "file": files.text,
@@ -113,11 +114,11 @@ def file_functions(
         **{f"file{name}": files.hexdigest(name) for name in _HASHES},
         **{f"filebase64{name}": files.base64digest(name) for name in _BASE64_HASHES},
     }
-    inside_templates = {**functions, **readers}
+    inside_templates = {**functions, **with_core_names(readers)}
 
-    def templatefile(path: Any, variables: Any) -> Any:
+    def render(template: str, variables: Any, caller: str) -> Any:
         if not isinstance(variables, dict):
-            raise FunctionError("templatefile() needs a map of variables")
+            raise FunctionError(f"{caller}() needs a map of variables")
         names = {to_string(k): v for k, v in variables.items()}
 
         def resolve(name: str) -> Any:
@@ -126,6 +127,16 @@ def file_functions(
             return names[name]
 
         context = Context(resolve=resolve, functions=inside_templates)
-        return render_template(split_template(files.text(path)), context)
+        return render_template(split_template(template), context)
 
-    return {**readers, "templatefile": templatefile}
+    def templatefile(path: Any, variables: Any) -> Any:
+        return render(files.text(path), variables, "templatefile")
+
+    def templatestring(template: Any, variables: Any) -> Any:
+        if not isinstance(template, str):
+            raise FunctionError("templatestring() needs a string template")
+        return render(template, variables, "templatestring")
+
+    return with_core_names(
+        {**readers, "templatefile": templatefile, "templatestring": templatestring}
+    )

@@ -111,6 +111,11 @@ class Context:
         """This context with more names bound."""
         return replace(self, bindings={**self.bindings, **names})
 
+    def at(self, bindings: Mapping[str, Any], on_reference: ReferenceSink | None) -> Context:
+        """This context with ``bindings`` in place of its own and references reported
+        to ``on_reference`` (built directly: one per argument evaluated)."""
+        return Context(self.resolve, bindings, on_reference, self.functions, self.strict)
+
 
 def materialize(value: Any, context: Context | None = None) -> Any:
     """``value`` with every :class:`Traversable` replaced by its plain value."""

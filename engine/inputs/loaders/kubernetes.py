@@ -2,8 +2,16 @@
 
 A manifest is an object with a string ``apiVersion``, a string ``kind`` and an
 object ``metadata``; ``List`` (and ``*List``) documents stand for their
-``items``. The manifests of all the files given form one State, so references
-cross files. A resource's key is ``<namespace>.<name>`` (namespace
+``items``. YAML files are read as kubectl reads them
+(:mod:`engine.inputs.kubectl_yaml`: YAML 1.1 booleans, go-yaml v2's merge
+order). An object that cannot be placed (no name, a name or namespace that
+is not a string), a document kubectl's YAML library refuses, and a second
+definition of the same kind, namespace and name are errors of that object
+only: the rest of the files are loaded. Of two definitions of one object the
+later is kept, as ``kubectl apply`` leaves the object it applied last.
+
+The manifests of all the files given form one State, so references cross
+files. A resource's key is ``<namespace>.<name>`` (namespace
 ``default`` when unset), or just the name for cluster-scoped kinds; its
 attributes are the manifest as written, made JSON (timestamps become ISO 8601
 strings, map keys strings, anything else that JSON cannot hold null).
@@ -24,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.inputs.kubectl_yaml import KubectlYamlError, kubectl_documents
 from engine.inputs.loaders.loaded import (
     CONTAINS_KIND,
     LoadedState,
@@ -55,6 +64,20 @@ CLUSTER_SCOPED_KINDS = frozenset(
     }
 )
 """Built-in kinds whose objects live outside any namespace."""
+
+BUILT_IN_GROUPS = frozenset(
+    {
+        *("", "apps", "batch", "autoscaling", "policy", "extensions"),
+        *("admissionregistration.k8s.io", "apiextensions.k8s.io", "apiregistration.k8s.io"),
+        *("authentication.k8s.io", "authorization.k8s.io", "certificates.k8s.io"),
+        *("coordination.k8s.io", "discovery.k8s.io", "events.k8s.io"),
+        *("flowcontrol.apiserver.k8s.io", "internal.apiserver.k8s.io", "networking.k8s.io"),
+        *("node.k8s.io", "rbac.authorization.k8s.io", "resource.k8s.io"),
+        *("scheduling.k8s.io", "storage.k8s.io", "storagemigration.k8s.io"),
+    }
+)
+"""API groups the API server serves itself: a CustomResourceDefinition cannot
+change the scope of their kinds."""
 
 POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     "Pod": ("spec",),
@@ -194,17 +217,40 @@ def _json_value(value: Any) -> Any:
     return None
 
 
-def _manifests(file: ManifestFile) -> Iterator[_Manifest]:
-    """The objects of a file in document order, Lists expanded into their items."""
+def _is_json(file: ManifestFile) -> bool:
+    return file.path.endswith(".json") or file.raw.lstrip()[:1] in (b"{", b"[")
+
+
+def _as_kubectl_reads(file: ManifestFile, errors: list[LoaderError]) -> ManifestFile:
+    """``file`` with its YAML documents read as kubectl reads them; a document
+    kubectl refuses is an error and no document (JSON files are read as they are)."""
+    if _is_json(file):
+        return file
+    documents: list[Any] = []
+    for document in kubectl_documents(file.raw):
+        if isinstance(document, KubectlYamlError):
+            where = f"{file.path}:{document.line}" if document.line else file.path
+            errors.append(LoaderError(f"{where}: {document.message}", document.line))
+            document = None
+        documents.append(document)
+    return ManifestFile(file.path, file.raw, documents)
+
+
+def _manifests(file: ManifestFile, errors: list[LoaderError]) -> Iterator[_Manifest]:
+    """The objects of a file in document order, Lists expanded into their items;
+    a document nested too deeply is an error in ``errors``."""
     for index, doc in enumerate(file.documents):
         if not recognises(doc):
             continue
         try:
             doc = _json_value(doc)
         except RecursionError:
-            raise LoaderError(
-                f"{file.path}: document {index + 1} is nested too deeply (or contains itself)"
-            ) from None
+            errors.append(
+                LoaderError(
+                    f"{file.path}: document {index + 1} is nested too deeply (or contains itself)"
+                )
+            )
+            continue
         pending: list[tuple[DocumentPath, Any]] = [((), doc)]
         while pending:
             path, value = pending.pop()
@@ -241,7 +287,12 @@ def _custom_cluster_kinds(found: Sequence[_Manifest]) -> frozenset[tuple[str, st
         names = spec.get("names")
         kind = names.get("kind") if isinstance(names, dict) else None
         group = spec.get("group")
-        if spec.get("scope") == "Cluster" and isinstance(kind, str) and isinstance(group, str):
+        if (
+            spec.get("scope") == "Cluster"
+            and isinstance(kind, str)
+            and isinstance(group, str)
+            and group not in BUILT_IN_GROUPS
+        ):
             kinds.add((group, kind))
     return frozenset(kinds)
 
@@ -390,18 +441,30 @@ def _source_map(placed: Sequence[_Placed]) -> ManifestSourceMap:
 
 
 def load(files: Sequence[ManifestFile], display: str) -> LoadedState:
-    """One State of every manifest in ``files``; ``display`` is its ``meta.filepath``."""
-    found = [m for file in files for m in _manifests(file)]
+    """One State of every manifest in ``files``; ``display`` is its ``meta.filepath``.
+    Objects that cannot be loaded are the State's ``errors``."""
+    errors: list[LoaderError] = []
+    found = [m for file in files for m in _manifests(_as_kubectl_reads(file, errors), errors)]
     cluster_kinds = _custom_cluster_kinds(found)
     placed: dict[tuple[str, str], _Placed] = {}
     resources: dict[str, dict[str, dict[str, Any]]] = {}
     for m in found:
-        p = _placed(m, cluster_kinds)
+        try:
+            p = _placed(m, cluster_kinds)
+        except LoaderError as exc:
+            errors.append(exc)
+            continue
         first = placed.get((p.kind, p.key))
         if first is not None:
             at = _location(first.found)
             where = f"{first.found.file.path}:{at.line}" if at else first.found.file.path
-            raise _error(m, f"{p.key!r} is defined twice (first at {where})")
+            errors.append(
+                _error(
+                    m,
+                    f"{p.key!r} is defined twice (first at {where}); this later definition "
+                    "is the one loaded, as kubectl apply leaves it",
+                )
+            )
         placed[(p.kind, p.key)] = p
         labels = m.metadata.get("labels")
         resources.setdefault(p.kind, {})[p.key] = resource_entry(
@@ -427,4 +490,5 @@ def load(files: Sequence[ManifestFile], display: str) -> LoadedState:
             for file in sorted(files, key=lambda f: f.path)
             for found in find_suppressions(file.raw, file.path, "yaml")
         ],
+        errors=errors,
     )

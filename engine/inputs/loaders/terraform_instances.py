@@ -244,7 +244,7 @@ class ResourceInstance(ResourceHandle):
         def record(target: ResourceHandle, attribute: str | None) -> None:
             self.record(path, target, attribute)
 
-        return replace(self.group.module.context, bindings=dict(bindings), on_reference=record)
+        return self.group.module.context.at(dict(bindings), record)
 
     def argument(self, name: str) -> Any:
         if name in self._values:

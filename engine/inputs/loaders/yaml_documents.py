@@ -14,8 +14,11 @@ _FN_TAGS = (
     *("And", "Base64", "Cidr", "Equals", "FindInMap", "GetAZs", "If", "ImportValue"),
     *("Join", "Length", "Not", "Or", "Select", "Split", "Sub", "ToJsonString"),
     *("Transform", "ForEach"),
+    # the rule functions of a template's Rules section
+    *("Contains", "EachMemberEquals", "EachMemberIn", "RefAll", "ValueOf", "ValueOfAll"),
 )
-"""CloudFormation intrinsics whose short form ``!X`` is ``{"Fn::X": ...}``."""
+"""CloudFormation intrinsics whose short form ``!X`` is ``{"Fn::X": ...}``: every short
+form AWS documents, the condition and rule functions included."""
 
 
 # The base is libyaml's loader where PyYAML has it, so its type is only known at run time.
@@ -32,6 +35,26 @@ class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
             self._unique_checked.add(id(node))
             _check_unique_keys(node)
         super().flatten_mapping(node)
+
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        """PyYAML's tag resolution, remembered per plain scalar text (it depends
+        on nothing else while no path resolvers are added)."""
+        if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
+            return super().resolve(kind, value, implicit)
+        if not implicit[0]:  # quoted or tagged
+            return self.DEFAULT_SCALAR_TAG
+        tag = _RESOLVED.get(value)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(_RESOLVED) >= _RESOLVED_MAX:
+                _RESOLVED.clear()
+            _RESOLVED[value] = tag
+        return tag
+
+
+_RESOLVED: dict[str, str] = {}
+"""The tag of each plain scalar's text seen lately (bounded by :data:`_RESOLVED_MAX`)."""
+_RESOLVED_MAX = 65_536
 
 
 def _check_unique_keys(node: yaml.MappingNode) -> None:
@@ -94,6 +117,73 @@ def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 _TemplateLoader.add_multi_constructor("!", _unknown_tag)
 
 
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_KEY_TAGS_FLATTENED = frozenset({_MERGE, "tag:yaml.org,2002:value"})
+"""Key tags PyYAML's ``flatten_mapping`` rewrites the node for."""
+
+
+class _Unusual(Exception):
+    """A node :func:`_construct_plain_tree` leaves to PyYAML's own constructor."""
+
+
+def _construct_plain_tree(loader: _TemplateLoader, node: yaml.Node) -> Any:
+    """The value PyYAML's safe constructor builds for ``node``, built directly for
+    plain maps, sequences, strings, nulls, booleans and integers (other scalars
+    and tagged nodes through the loader's constructors). Only for documents
+    without anchors: no node is shared. Raises :class:`_Unusual` for a merge
+    key or a collection key, which PyYAML handles by rewriting the node (which
+    ``flatten_mapping`` does only for such keys: here it would only check for
+    duplicate keys, as done here)."""
+    kind = type(node)
+    tag = node.tag
+    if kind is yaml.ScalarNode:
+        if tag == _STR:
+            return node.value
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return loader.bool_values[node.value.lower()]
+        if tag == _INT:
+            return loader.construct_yaml_int(node)
+    elif kind is yaml.SequenceNode and tag == _SEQ:
+        return [_construct_plain_tree(loader, child) for child in node.value]
+    elif kind is yaml.MappingNode and tag == _MAP:
+        keys = set()
+        for key_node, _ in node.value:
+            if type(key_node) is not yaml.ScalarNode or key_node.tag in _KEY_TAGS_FLATTENED:
+                raise _Unusual
+            keys.add((key_node.tag, key_node.value))
+        if len(keys) != len(node.value):
+            _check_unique_keys(node)  # raises, naming the duplicate's line
+        return {
+            _construct_plain_tree(loader, key_node): _construct_plain_tree(loader, value_node)
+            for key_node, value_node in node.value
+        }
+    return loader.construct_object(node, deep=True)
+
+
+def _construct(loader: _TemplateLoader, node: yaml.Node, anchors: bool) -> Any:
+    """One document's value, as ``loader.construct_document`` builds it (and with
+    its errors): directly when the stream has no anchors and nothing unusual,
+    else, and on any error, by PyYAML afresh."""
+    if not anchors:
+        try:
+            return _construct_plain_tree(loader, node)
+        except Exception:  # PyYAML reports it, as it would have
+            loader._unique_checked = set()
+        finally:
+            loader.constructed_objects = {}
+            loader.recursive_objects = {}
+            loader.state_generators = []
+            loader.deep_construct = False
+    return loader.construct_document(node)
+
+
 def compose_documents(raw: bytes) -> list[Any]:
     """Every document of a YAML stream (empty documents dropped); PyYAML's
     errors propagate. Aliases are checked with :func:`check_yaml_node`."""
@@ -105,7 +195,7 @@ def compose_documents(raw: bytes) -> list[Any]:
             node = loader.get_node()
             if anchors:  # without aliases, the loaded document's check bounds the depth
                 check_yaml_node(node)
-            document = loader.construct_document(node)
+            document = _construct(loader, node, anchors)
             if document is not None:
                 documents.append(document)
     finally:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from engine.results.code_excerpts import CodeLines
     from engine.results.report import ScanReport
 
 FORMATS = ("table", "json", "sarif", "junit", "github")
@@ -39,20 +40,28 @@ def render(
     width: int | None = None,
     quiet: bool = False,
     show_ignored: bool = True,
+    code: CodeLines | None = None,
+    docs_url: str | None = None,
 ) -> bytes:
     """The report in format ``fmt`` (one of :data:`FORMATS`); ``color``, ``width``
     (default: the table's 120 columns) and ``quiet`` (leave out rules with nothing to
-    report) and ``show_ignored`` (list ignored results) apply to ``table`` only."""
+    report), ``show_ignored`` (list ignored results) and ``code`` (source lines under
+    each result) apply to ``table`` only, ``docs_url`` (the template of each rule's
+    documentation address) to ``sarif`` only."""
     if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
     module = importlib.import_module(f"engine.results.formats.{_MODULES[fmt]}")
     render_format: Callable[..., bytes] = module.render
     if fmt == "table":
         if width is None:
-            return render_format(report, color=color, quiet=quiet, show_ignored=show_ignored)
+            return render_format(
+                report, color=color, quiet=quiet, show_ignored=show_ignored, code=code
+            )
         return render_format(
-            report, color=color, width=width, quiet=quiet, show_ignored=show_ignored
+            report, color=color, width=width, quiet=quiet, show_ignored=show_ignored, code=code
         )
+    if fmt == "sarif":
+        return render_format(report, docs_url=docs_url)
     return render_format(report)
 
 

@@ -12,15 +12,16 @@ starts with a location; a plain summary line ends the output.
 
 from __future__ import annotations
 
+from engine.core.terminal_text import printable
 from engine.results.formats.view import (
     ErrorLocator,
     SourcePoint,
     by_rule,
     input_file,
     resource_label,
+    result_level,
     result_places,
     scan_counts,
-    severity_level,
     unlisted_rule_errors,
 )
 from engine.results.report import ScanReport
@@ -50,12 +51,19 @@ def located(name: str, message: str, point: SourcePoint | None, title: str) -> s
     if point is None:
         return command(name, message, title=title)
     return command(
-        name, message, file=point.filepath, line=point.line, col=point.column, title=title
+        name,
+        message,
+        file=printable(point.filepath),
+        line=point.line,
+        col=point.column,
+        title=title,
     )
 
 
 def render(report: ScanReport) -> bytes:
-    """The annotations of a scan, one per line."""
+    """The annotations of a scan, one per line. Text from the rules and the inputs
+    is shown on one line each (:func:`~engine.core.terminal_text.printable`):
+    only the engine's own line breaks separate the lines of a message."""
     lines: list[str] = []
     for group in by_rule(report):
         for scan_input, result in group.results():
@@ -64,33 +72,36 @@ def render(report: ScanReport) -> bytes:
             places = result_places(result)
             point = places.primary.point if places.primary is not None else None
             filepath = point.filepath if point is not None else input_file(scan_input)
-            message = f"{resource_label(result)}: {result.message or group.metadata.title}"
+            text = result.message or group.metadata.title
+            message = f"{printable(resource_label(result))}: {printable(text)}"
             if result.remediation:
-                message += f"\n{result.remediation}"
-            message += "".join(f"\nrelated: {p.label} at {p.point}" for p in places.related)
+                message += f"\n{printable(result.remediation)}"
+            message += "".join(
+                f"\nrelated: {printable(p.label)} at {printable(str(p.point))}"
+                for p in places.related
+            )
+            title = f"{group.heading} [{result.severity}]" if result.severity else group.heading
             lines.append(
                 command(
-                    COMMAND_BY_LEVEL[severity_level(result.severity)],
+                    COMMAND_BY_LEVEL[result_level(result)],
                     message,
-                    file=filepath,
+                    file=printable(filepath) if filepath is not None else None,
                     line=point.line if point is not None else None,
                     col=point.column if point is not None else None,
-                    title=f"{group.heading} [{result.severity}]"
-                    if result.severity
-                    else group.heading,
+                    title=printable(title),
                 )
             )
     locate = ErrorLocator.of(report).locate
-    lines += [located("error", e, locate(e), "rego-engine") for e in report.errors]
+    lines += [located("error", printable(e), locate(e), "rego-engine") for e in report.errors]
     lines += [
         located(
             "error",
-            f"{scan_input.name}: {error}",
+            printable(f"{scan_input.name}: {error}"),
             locate(error),
-            f"rego-engine: {package}",
+            printable(f"rego-engine: {package}"),
         )
         for scan_input, package, error in unlisted_rule_errors(report)
     ]
-    lines += [located("warning", w, locate(w), "rego-engine") for w in report.warnings]
+    lines += [located("warning", printable(w), locate(w), "rego-engine") for w in report.warnings]
     lines.append(f"rego-engine: {scan_counts(report).line()}")
     return ("\n".join(lines) + "\n").encode()

@@ -14,20 +14,24 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from engine.core.terminal_text import printable
 from engine.results.formats.view import (
     by_rule,
     resource_label,
     result_places,
     unlisted_rule_errors,
 )
-from engine.results.report import ScanReport
+from engine.results.report import WARN_LEVEL, ScanReport
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 cannot hold, even escaped."""
 
 
 def _text(value: str) -> str:
-    return _NOT_XML.sub("\ufffd", value)
+    """``value`` on one line (line breaks of every kind and invisible characters
+    shown as escapes, :func:`~engine.core.terminal_text.printable`), as XML can hold it:
+    a CI printing the report never prints a line the rules or inputs began."""
+    return _NOT_XML.sub("\ufffd", printable(value))
 
 
 def _counted(suite: ET.Element) -> None:
@@ -68,7 +72,11 @@ def render(report: ScanReport) -> bytes:
                     "failure",
                     {
                         "message": _text(result.message or group.heading),
-                        "type": _text(result.severity or "failure"),
+                        "type": _text(
+                            WARN_LEVEL
+                            if result.level == WARN_LEVEL
+                            else result.severity or "failure"
+                        ),
                     },
                 )
                 details = [f"rule: {group.heading} ({group.package})"]
@@ -81,7 +89,7 @@ def render(report: ScanReport) -> bytes:
                     details.append(f"severity: {result.severity}")
                 if result.remediation:
                     details.append(f"remediation: {result.remediation}")
-                failure.text = _text("\n".join(details))
+                failure.text = "\n".join(_text(line) for line in details)
         for input_name, error in rule_errors.get(group.package, []):
             attributes = {"name": "(rule error)", "classname": _text(input_name)}
             case = ET.SubElement(suite, "testcase", attributes)

@@ -1,8 +1,11 @@
 """SARIF 2.1.0, for code-scanning UIs.
 
 One run; the driver lists one ``reportingDescriptor`` per rule (id, name,
-short and full description, help, default level and GitHub's
-``security-severity`` from the metadata). Every failing result is a SARIF
+short and full description, help as text and Markdown, ``helpUri``, default
+level and GitHub's ``security-severity`` from the metadata). A rule's
+``helpUri`` is its documentation page when a docs URL is given (``{id}`` in
+it replaced by the rule's metadata id; a URL without ``{id}`` is the base of
+``URL/ID.md`` pages), else its first reference. Every failing result is a SARIF
 result with its ``ruleId``, a level mapped from its severity, its message, a
 physical location (file, line, column: the first attribute path's when the
 result names any, else its resource's) when its resources are located, a
@@ -28,6 +31,7 @@ from engine.results.formats.view import (
     by_rule,
     input_file,
     result_fingerprint,
+    result_level,
     result_places,
     severity_level,
     unlisted_rule_errors,
@@ -36,15 +40,16 @@ from engine.results.report import ScanReport
 from engine.wasm import values
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-FINGERPRINT_KEY = "regoEngineResultIdentity/v1"
+FINGERPRINT_KEY = "regoEngineResultIdentity/v2"
 
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "2.0"}
 """GitHub's numeric ``security-severity`` of each severity word (its ranges:
 critical 9–10, high 7–8.9, medium 4–6.9, low 0.1–3.9)."""
 
 
-def render(report: ScanReport) -> bytes:
-    """The SARIF log of a scan as JSON text (sorted keys, deterministic)."""
+def render(report: ScanReport, *, docs_url: str | None = None) -> bytes:
+    """The SARIF log of a scan as JSON text (sorted keys, deterministic); ``docs_url``:
+    the template of each rule's documentation address (:func:`help_uri`)."""
     groups = by_rule(report)
     ids = _descriptor_ids(groups)
     results: list[dict[str, Any]] = []
@@ -58,7 +63,7 @@ def render(report: ScanReport) -> bytes:
                 "name": "rego-engine",
                 "semanticVersion": _engine_version(),
                 "version": _engine_version(),
-                "rules": [_descriptor(ids[i], g) for i, g in enumerate(groups)],
+                "rules": [_descriptor(ids[i], g, docs_url) for i, g in enumerate(groups)],
             }
         },
         "results": results,
@@ -99,7 +104,42 @@ def _help_text(group: RuleGroup) -> str:
     return "\n".join(lines) or meta.description or meta.title or group.package
 
 
-def _descriptor(rule_id: str, group: RuleGroup) -> dict[str, Any]:
+def help_uri(group: RuleGroup, docs_url: str | None) -> str | None:
+    """The address of a rule's documentation: ``docs_url`` with ``{id}`` replaced by the
+    rule's metadata id (a ``docs_url`` without ``{id}`` gives ``docs_url/ID.md``) when
+    both are given, else the rule's first http(s) reference, else None."""
+    meta = group.metadata
+    if docs_url and meta.id:
+        ident = quote(meta.id, safe="")
+        if "{id}" in docs_url:
+            return docs_url.replace("{id}", ident)
+        return f"{docs_url.rstrip('/')}/{ident}.md"
+    return next((r for r in meta.references if r.startswith(("https://", "http://"))), None)
+
+
+def _help_markdown(group: RuleGroup) -> str:
+    meta = group.metadata
+    parts: list[str] = []
+    if meta.description:
+        parts.append(meta.description)
+    if isinstance(meta.remediation, str) and meta.remediation:
+        parts.append(f"**Remediation**: {meta.remediation}")
+    elif isinstance(meta.remediation, dict):
+        items = [
+            f"- **{key}**: {meta.remediation[key]}"
+            for key in sorted(meta.remediation)
+            if isinstance(meta.remediation[key], str) and meta.remediation[key]
+        ]
+        if items:
+            parts.append("**Remediation**\n\n" + "\n".join(items))
+    if meta.references:
+        parts.append("**References**\n\n" + "\n".join(f"- <{r}>" for r in meta.references))
+    if meta.controls:
+        parts.append("**Controls**: " + ", ".join(meta.controls))
+    return "\n\n".join(parts) or meta.title or group.package
+
+
+def _descriptor(rule_id: str, group: RuleGroup, docs_url: str | None = None) -> dict[str, Any]:
     meta = group.metadata
     title = meta.title or group.package
     properties: dict[str, Any] = {"package": group.package, "tags": ["security"]}
@@ -114,15 +154,19 @@ def _descriptor(rule_id: str, group: RuleGroup) -> dict[str, Any]:
         properties["labels"] = values.to_json(meta.labels)
     if meta.controls:
         properties["controls"] = list(meta.controls)
-    return {
+    descriptor: dict[str, Any] = {
         "id": rule_id,
         "name": title,
         "shortDescription": {"text": title},
         "fullDescription": {"text": meta.description or title},
-        "help": {"text": _help_text(group)},
+        "help": {"text": _help_text(group), "markdown": _help_markdown(group)},
         "defaultConfiguration": {"level": severity_level(meta.severity)},
         "properties": properties,
     }
+    uri = help_uri(group, docs_url)
+    if uri is not None:
+        descriptor["helpUri"] = uri
+    return descriptor
 
 
 def _uri(path: str) -> str:
@@ -165,10 +209,12 @@ def _result(
     out: dict[str, Any] = {
         "ruleId": rule_id,
         "ruleIndex": rule_index,
-        "level": severity_level(result.severity),
+        "level": result_level(result),
         "message": {"text": message},
         "locations": [location],
-        "partialFingerprints": {FINGERPRINT_KEY: result_fingerprint(rule_id, result)},
+        "partialFingerprints": {
+            FINGERPRINT_KEY: result_fingerprint(scan_input.name, rule_id, result)
+        },
         "properties": {
             "input": scan_input.name,
             "resourceId": result.resource_id,

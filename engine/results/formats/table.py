@@ -1,11 +1,13 @@
-"""The terminal table: results grouped by rule, coloured by severity, and a
+"""The terminal table: results grouped by rule, coloured by severity, the
+failing results per severity, the resources no rule checked by type, and a
 summary line with the scan's counts.
 
 Each rule is a heading (severity, id, title, package) followed by its
 failing, ignored and errored results (passing ones are counted, not listed)
-and its counts. A result's row shows its primary location; a dim sub-row
-under it gives each other located resource or attribute path. Severity
-words are matched case-insensitively.
+and its counts; a rule without results or errors (nothing it checks was
+scanned) is counted in the summary only. A result's row shows its primary
+location; a dim sub-row under it gives each other located resource or
+attribute path. Severity words are matched case-insensitively.
 """
 
 from __future__ import annotations
@@ -17,16 +19,19 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.core.terminal_text import printable
+from engine.results.code_excerpts import CodeLines, excerpt
+from engine.results.coverage import scan_coverage
 from engine.results.formats.view import (
     RuleGroup,
     by_rule,
+    failed_by_severity,
     input_file,
     resource_label,
     result_places,
     scan_counts,
     unlisted_rule_errors,
 )
-from engine.results.report import ScanReport
+from engine.results.report import WARN_LEVEL, ScanReport
 
 SEVERITY_STYLES = {
     "critical": "bold white on red",
@@ -64,7 +69,10 @@ def _heading(group: RuleGroup) -> Text:
 
 
 def _rows(
-    group: RuleGroup, rule_errors: list[tuple[str, str]], show_ignored: bool = True
+    group: RuleGroup,
+    rule_errors: list[tuple[str, str]],
+    show_ignored: bool = True,
+    code: CodeLines | None = None,
 ) -> Table | None:
     table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False, expand=False)
     table.add_column("status", no_wrap=True)
@@ -86,8 +94,14 @@ def _rows(
                 printable(f"{result.message} (ignored: {result.ignore_reason})"), style="dim"
             )
         else:
-            status = Text("FAIL", style="bold red")
+            status = (
+                Text("WARN", style="bold yellow")
+                if result.level == WARN_LEVEL
+                else Text("FAIL", style="bold red")
+            )
             message = Text(printable(result.message))
+        if code is not None and places.primary is not None:
+            _add_excerpt(message, code, places.primary.point.filepath, places.primary.point.line)
         table.add_row(
             status,
             _severity(result.severity),
@@ -114,15 +128,46 @@ def _rows(
     return table if table.row_count else None
 
 
+def _add_excerpt(message: Text, code: CodeLines, path: str, line: int | None) -> None:
+    """Append the source lines around ``path:line`` to a result's message cell."""
+    if line is None:
+        return
+    for number, text in excerpt(code.lines(path), line):
+        current = number == line
+        message.append(
+            f"\n{'>' if current else ' '}{number:>5} | ", style="bold" if current else "dim"
+        )
+        message.append(printable(text.rstrip()), style="" if current else "dim")
+
+
+def _severity_line(report: ScanReport) -> Text | None:
+    """``Failed: 1 critical, 3 high, 0 medium, 2 low`` (None when nothing failed)."""
+    counts = failed_by_severity(report)
+    if not any(n for _, n in counts):
+        return None
+    out = Text("Failed by severity: ")
+    for position, (severity, count) in enumerate(counts):
+        if position:
+            out.append(", ")
+        out.append(
+            f"{count} {printable(severity)}", style=severity_style(severity) if count else "dim"
+        )
+    return out
+
+
 def _group_counts(group: RuleGroup, errors: int) -> Text:
     results = [r for _, r in group.results()]
     passed = sum(1 for r in results if r.passed and not r.ignored)
-    failed = sum(1 for r in results if not r.passed and not r.ignored)
+    failing = [r for r in results if not r.passed and not r.ignored]
+    failed = sum(1 for r in failing if r.level != WARN_LEVEL)
+    warned = len(failing) - failed
     ignored = sum(1 for r in results if r.ignored)
     out = Text("  ")
     out.append(f"{passed} passed", style="green" if passed else "dim")
     out.append(", ")
     out.append(f"{failed} failed", style="red" if failed else "dim")
+    if warned:
+        out.append(f", {warned} warned", style="yellow")
     if ignored:
         out.append(f", {ignored} ignored", style="dim")
     if errors:
@@ -131,7 +176,10 @@ def _group_counts(group: RuleGroup, errors: int) -> Text:
 
 
 def _renderables(
-    report: ScanReport, quiet: bool = False, show_ignored: bool = True
+    report: ScanReport,
+    quiet: bool = False,
+    show_ignored: bool = True,
+    code: CodeLines | None = None,
 ) -> list[object]:
     rule_errors: dict[str, list[tuple[str, str]]] = {}
     for scan_input, package, error in unlisted_rule_errors(report):
@@ -142,7 +190,9 @@ def _renderables(
         # a compile error is the same on every input: shown once, without one
         compile_errors = sorted({e for _, e in group.errors() if f"{group.package}: {e}" in listed})
         errors = [("", e) for e in compile_errors] + rule_errors.get(group.package, [])
-        rows = _rows(group, errors, show_ignored)
+        if not errors and not group.results():
+            continue  # the rule found nothing to check: counted in the summary only
+        rows = _rows(group, errors, show_ignored, code)
         if quiet and rows is None:
             continue  # every result passed: nothing to report
         parts: list[RenderableType] = [_heading(group)]
@@ -157,6 +207,12 @@ def _renderables(
         summary.stylize("red")
     else:
         summary.stylize("green")
+    severities = _severity_line(report)
+    if severities is not None:
+        out.append(severities)
+    coverage = scan_coverage(report)
+    if coverage.uncovered:
+        out.append(Text(coverage.line(), style="yellow"))
     out.append(summary)
     return out
 
@@ -182,12 +238,14 @@ def render(
     width: int = DEFAULT_WIDTH,
     quiet: bool = False,
     show_ignored: bool = True,
+    code: CodeLines | None = None,
 ) -> bytes:
     """The table as text: with ANSI colours when ``color``, ``width`` columns wide; with
     ``quiet``, rules whose every result passed are left out, and without ``show_ignored``
-    ignored (accepted, baselined, suppressed) results are not listed (the counts keep both)."""
+    ignored (accepted, baselined, suppressed) results are not listed (the counts keep both).
+    With ``code``, each listed result is followed by the source lines around its place."""
     console = _console(width, color)
-    for renderable in _renderables(report, quiet, show_ignored):
+    for renderable in _renderables(report, quiet, show_ignored, code):
         console.print(renderable)
     assert isinstance(console.file, io.StringIO)
     return console.file.getvalue().encode()

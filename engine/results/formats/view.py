@@ -16,7 +16,7 @@ import orjson
 
 from engine.inputs.discovery import ScanInput
 from engine.results.building import Result, RuleResults
-from engine.results.report import ScanReport
+from engine.results.report import SEVERITY_LEVELS, WARN_LEVEL, ScanReport
 from engine.rules.metadata import RuleMetadata
 
 LEVEL_BY_SEVERITY = {
@@ -33,6 +33,15 @@ LEVEL_BY_SEVERITY = {
 def severity_level(severity: str) -> str:
     """``error``, ``warning`` or ``note`` for a severity word, matched case-insensitively."""
     return LEVEL_BY_SEVERITY.get(severity.strip().lower(), "warning")
+
+
+def result_level(result: Result) -> str:
+    """A result's ``error``/``warning``/``note``: ``warning`` for a warning (a result of
+    ``warn``) unless its severity says ``note``, else by severity."""
+    level = severity_level(result.severity)
+    if result.level == WARN_LEVEL and level == "error":
+        return "warning"
+    return level
 
 
 @dataclass
@@ -266,9 +275,11 @@ def resource_label(result: Result) -> str:
     return f"{label} [{result.result_tag}]" if result.result_tag else label
 
 
-def result_fingerprint(rule_id: str, result: Result) -> str:
-    """A stable hash of the rule and the result's identity (namespace, type, id, result_tag)."""
+def result_fingerprint(input_name: str, rule_id: str, result: Result) -> str:
+    """A stable hash of the input (as shown), the rule and the result's identity
+    (namespace, type, id, result_tag)."""
     identity = [
+        input_name,
         rule_id,
         result.resource_namespace,
         result.resource_type,
@@ -288,12 +299,16 @@ class ScanCounts:
     failed: int
     ignored: int
     errors: int
+    warned: int = 0
+    """Failing results of ``warn`` (not among ``failed``)."""
 
     def line(self) -> str:
-        """``4 rules, 12 resources: 6 passed, 5 failed, 1 ignored, 0 errors``."""
+        """``4 rules, 12 resources: 6 passed, 5 failed, 1 ignored, 0 errors`` (``, 2 warned``
+        after ``failed`` when some results are warnings)."""
+        warned = f", {self.warned} warned" if self.warned else ""
         return (
             f"{_plural(self.rules, 'rule')}, {_plural(self.resources, 'resource')}: "
-            f"{self.passed} passed, {self.failed} failed, {self.ignored} ignored, "
+            f"{self.passed} passed, {self.failed} failed{warned}, {self.ignored} ignored, "
             f"{_plural(self.errors, 'error')}"
         )
 
@@ -309,10 +324,30 @@ def scan_counts(report: ScanReport) -> ScanCounts:
         rules=len({rule.package for i in report.inputs for rule in i.rule_results}),
         resources=sum(sum(1 for _ in i.input.state.all_resources()) for i in report.inputs),
         passed=sum(1 for r in results if r.passed and not r.ignored),
-        failed=sum(1 for r in results if not r.passed and not r.ignored),
+        failed=sum(1 for r in results if not r.passed and not r.ignored and r.level != WARN_LEVEL),
         ignored=sum(1 for r in results if r.ignored),
         errors=len(report.errors) + len(unlisted_rule_errors(report)),
+        warned=sum(1 for r in results if not r.passed and not r.ignored and r.level == WARN_LEVEL),
     )
+
+
+def failed_by_severity(report: ScanReport) -> list[tuple[str, int]]:
+    """(severity, failing results) for critical, high, medium and low, then any other
+    severity word results carry (lower case, sorted); ignored results and warnings are
+    not counted."""
+    counts = dict.fromkeys(reversed(SEVERITY_LEVELS), 0)
+    others: dict[str, int] = {}
+    for i in report.inputs:
+        for rule in i.rule_results:
+            for r in rule.results:
+                if r.passed or r.ignored or r.level == WARN_LEVEL:
+                    continue
+                word = r.severity.strip().lower() or "none"
+                if word in counts:
+                    counts[word] += 1
+                else:
+                    others[word] = others.get(word, 0) + 1
+    return list(counts.items()) + sorted(others.items())
 
 
 def unlisted_rule_errors(report: ScanReport) -> list[tuple[ScanInput, str, str]]:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.core.child_processes import NEUTRAL_DIRECTORY
 from engine.rules.opa import OpaNotFound, find_opa
 from engine.wasm.host_builtins.registry import BuiltinError, current_context, register
 from engine.wasm.values import parse
@@ -79,6 +80,7 @@ def parse_module(filename: Any, source: Any) -> Any:
                 [str(opa.path), "parse", "--format", "json", str(path)],
                 capture_output=True,
                 timeout=_timeout(),
+                cwd=NEUTRAL_DIRECTORY,
             )
         except subprocess.TimeoutExpired:
             raise BuiltinError(f"{NAME}: opa parse ran past the time limit") from None

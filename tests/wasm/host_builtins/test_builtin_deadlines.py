@@ -100,7 +100,9 @@ def test_a_slow_builtin_stops_at_the_deadline(case: str) -> None:
     name, args = SLOW[case]
     result = _call(name, args)
     assert result["outcome"] == "time", result
-    assert result["seconds"] < DEADLINE + 2, result
+    # Unbounded, each call runs for minutes: a margin wide enough for a loaded
+    # machine still shows the builtin checked the deadline as it went.
+    assert result["seconds"] < DEADLINE + 30, result
 
 
 @pytest.mark.parametrize("case", sorted(SMALL))

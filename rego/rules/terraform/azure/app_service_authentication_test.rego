@@ -1,0 +1,15 @@
+package rules.tf_azure_app_service_authentication_test
+
+import data.rules.tf_azure_app_service_authentication as rule
+import rego.v1
+
+state(attributes) := {"input_type": "tf_hcl", "resources": {"azurerm_linux_web_app": {"azurerm_linux_web_app.app": {"attributes": attributes}}}}
+
+test_configured_app_passes if {
+	count(rule.deny) == 0 with input as state({"auth_settings": [{"enabled": true}]})
+}
+
+test_misconfigured_app_fails if {
+	count(rule.deny) == 1 with input as state({"auth_settings": [{"enabled": false}]})
+	count(rule.resources) == 1 with input as state({"auth_settings": [{"enabled": false}]})
+}

@@ -1,0 +1,15 @@
+package rules.tf_gcp_sql_flag_cross_db_ownership_chaining_test
+
+import data.rules.tf_gcp_sql_flag_cross_db_ownership_chaining as rule
+import rego.v1
+
+instance(version, flags) := {"database_version": version, "settings": [{"database_flags": flags}]}
+
+test_compliant_passes if {
+	count(rule.deny) == 0 with input as instance("SQLSERVER_8_0", [{"name": "cross db ownership chaining", "value": "off"}])
+	count(rule.deny) == 0 with input as instance("MYSQL_8_0", [])
+}
+
+test_noncompliant_fails if {
+	count(rule.deny) == 1 with input as instance("SQLSERVER_8_0", [{"name": "cross db ownership chaining", "value": "on"}])
+}
