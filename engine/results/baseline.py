@@ -73,7 +73,7 @@ def failing_findings(report: ScanReport) -> list[Finding]:
         for result in rule.results
         if not result.passed
     }
-    return sorted(found)  # type: ignore[type-var]
+    return sorted(found)
 
 
 def baseline_document(report: ScanReport) -> bytes:

@@ -283,7 +283,7 @@ def scan_in_workers(
                     position = worker.holding
                     assert position is not None
                     try:
-                        if connection not in ready and not connection.poll():
+                        if connection not in ready and not worker.connection.poll():
                             raise EOFError
                         outcomes[position] = worker.connection.recv()
                         worker.holding = None

@@ -159,6 +159,7 @@ def _construct_plain_tree(loader: _TemplateLoader, node: yaml.Node) -> Any:
                 raise _Unusual
             keys.add((key_node.tag, key_node.value))
         if len(keys) != len(node.value):
+            assert isinstance(node, yaml.MappingNode)
             _check_unique_keys(node)  # raises, naming the duplicate's line
         return {
             _construct_plain_tree(loader, key_node): _construct_plain_tree(loader, value_node)
