@@ -118,7 +118,7 @@ def _read_verdicts(
             if change is None or change not in known:
                 out.errors.append(f"{package}: a {kind} names no change of the set: {info!r}")
                 continue
-            if value not in allowed:
+            if not isinstance(value, str) or value not in allowed:
                 out.errors.append(
                     f"{package}: {kind} {key} must be one of {', '.join(allowed)}, found {value!r}"
                 )

@@ -23,12 +23,18 @@ from engine.cli.options import check_bounds
 from engine.inputs.loaders.input_types import LOADER_INPUT_TYPES
 
 if typing.TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from engine.inputs.discovery import LoadOptions
 
-S = TypeVar("S")
+S = TypeVar("S", bound="DataclassInstance")
+T = TypeVar("T")
 
-settings = dataclasses.dataclass(frozen=True, kw_only=True)
-"""Declares a settings class: its fields are a command's parameters."""
+
+@typing.dataclass_transform(frozen_default=True, kw_only_default=True)
+def settings(cls: type[T]) -> type[T]:
+    """Declares a settings class: its fields are a command's parameters."""
+    return dataclasses.dataclass(frozen=True, kw_only=True)(cls)
 
 
 def command(settings_type: type[S]) -> Callable[[Callable[[S], None]], Callable[..., None]]:
@@ -73,11 +79,13 @@ class SettingsCommand(Generic[S]):
                         else field.default
                     ),
                 )
-                for field in dataclasses.fields(self.settings_type)  # type: ignore[arg-type]
+                for field in dataclasses.fields(self.settings_type)
             ]
         )
 
     @functools.cached_property
+    # Typer reads a command's parameters from __annotations__ too, which object
+    # declares as a plain attribute: computed here, on first use.
     def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
         return {p.name: p.annotation for p in self.__signature__.parameters.values()}
 
@@ -98,13 +106,13 @@ def merged(given: S, configured: Mapping[str, Any], ctx: click.Context | None = 
         source = ctx.get_parameter_source(name)
         return getattr(source, "name", None) in ("COMMANDLINE", "ENVIRONMENT")
 
-    names = {field.name for field in dataclasses.fields(given)}  # type: ignore[arg-type]
+    names = {field.name for field in dataclasses.fields(given)}
     changes = {
         name: value
         for name, value in configured.items()
         if name in names and not from_command_line(name)
     }
-    return dataclasses.replace(given, **changes)  # type: ignore[type-var]
+    return dataclasses.replace(given, **changes)
 
 
 def load_options(given: object) -> LoadOptions:

@@ -322,14 +322,16 @@ _ParserBase: Any = getattr(yaml, "CParser", None)
 
 if _ParserBase is not None:
 
-    class _Loader(_ParserBase, _Resolver):  # type: ignore[misc, valid-type]
+    # libyaml's CParser is looked up at run time (PyYAML may be built without
+    # it), so its type is Any, which strict mode refuses as a base class.
+    class _Loader(_ParserBase, _Resolver):  # type: ignore[misc]
         def __init__(self, stream: str | bytes) -> None:
             _ParserBase.__init__(self, stream)
             _Resolver.__init__(self)
 
 else:  # pragma: no cover - PyYAML without libyaml
 
-    class _Loader(  # type: ignore[no-redef]
+    class _Loader(  # type: ignore[no-redef]  # the pure-Python twin of the class above
         yaml.reader.Reader,
         yaml.scanner.Scanner,
         yaml.parser.Parser,

@@ -72,7 +72,8 @@ def _count_events(data: bytes) -> None:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                raise DocumentError(too_deep_message(), event.start_mark.line + 1)
+                mark = event.start_mark
+                raise DocumentError(too_deep_message(), None if mark is None else mark.line + 1)
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 

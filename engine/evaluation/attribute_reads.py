@@ -62,7 +62,8 @@ def reduce_paths(paths: Collection[AttributePath]) -> list[AttributePath]:
             return
         ints = sorted(k for k in node if isinstance(k, int))
         strs = sorted((k for k in node if isinstance(k, str)), key=lambda s: s.encode())
-        for key in [*ints, *strs]:
+        keys: list[int | str] = [*ints, *strs]
+        for key in keys:
             walk(node[key], (*prefix, key))
 
     walk(trie, ())
@@ -184,8 +185,8 @@ class AttributeReads:
         reader = instance.reader()
         for array, objects in api.resource_arrays():
             for addr, obj in zip(reader.array(array), objects, strict=True):
-                key = (obj.get("_namespace"), obj.get("_type"), obj.get("_id"))
-                roots.setdefault(key, []).append((addr, obj))  # type: ignore[arg-type]
+                key = (obj["_namespace"], obj["_type"], obj["_id"])  # set by resource_object()
+                roots.setdefault(key, []).append((addr, obj))
         self._roots = roots
         _trace(instance, *instance.input_span)
 

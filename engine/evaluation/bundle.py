@@ -266,7 +266,7 @@ def _read_members(
     their sizes add up past :data:`MAX_BUNDLE_BYTES`."""
     source = {"name": path} if content is None else {"fileobj": io.BytesIO(content)}
     try:
-        with tarfile.open(mode="r:gz", **source) as tar:  # type: ignore[call-overload]
+        with tarfile.open(mode="r:gz", **source) as tar:
             members: dict[str, bytes] = {}
             digests: dict[str, bytes] = {}
             total = 0

@@ -64,14 +64,14 @@ _CParser: Any = getattr(getattr(yaml, "cyaml", None), "CParser", None)
 
 if _CParser is not None:
 
-    class _Loader(_CParser, _Resolver):  # type: ignore[misc, valid-type]
+    class _Loader(_CParser, _Resolver):
         def __init__(self, stream: bytes) -> None:
             _CParser.__init__(self, stream)
             _Resolver.__init__(self)
 
 else:  # pragma: no cover - PyYAML without libyaml
 
-    class _Loader(  # type: ignore[no-redef]
+    class _Loader(  # type: ignore[no-redef]  # the pure-Python twin of the class above
         yaml.reader.Reader,
         yaml.scanner.Scanner,
         yaml.parser.Parser,

@@ -119,7 +119,8 @@ class DocumentSourceMap:
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
-_SCAN = _DECODER.scan_once
+# JSONDecoder.__init__ sets scan_once; typeshed leaves it out.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 _SCALAR = r"(?:" + _STRING + r"|-?[0-9][-+.0-9eE]*|true|false|null|NaN|-?Infinity)"
 _KEY = r'[ \t\n\r]*("([^"\\]*(?:\\.[^"\\]*)*)")[ \t\n\r]*:[ \t\n\r]*'
@@ -166,7 +167,7 @@ class _JsonPositions:
         if depth:
             marker, node = reached[path[:depth]]
         else:
-            node = marker = _SPACE.match(self.text, 0).end()  # type: ignore[union-attr]
+            node = marker = self._space(0)
         for at in range(depth, len(path)):
             found = self._child(node, path[at])
             if found is None:
@@ -182,6 +183,7 @@ class _JsonPositions:
         return line + 1, offset - start + 1
 
     def _space(self, pos: int) -> int:
+        # '[ \t\n\r]*' matches at every position: the match is never None
         return _SPACE.match(self.text, pos).end()  # type: ignore[union-attr]
 
     def _child(self, offset: int, step: str | int) -> tuple[int, int] | None:
@@ -197,7 +199,7 @@ class _JsonPositions:
         text = self.text
         if text[pos] in "{[":
             try:
-                return _SCAN(text, pos)[1]  # type: ignore[no-any-return]
+                return _SCAN(text, pos)[1]
             except StopIteration:
                 raise ValueError(f"expected a value at offset {pos}") from None
         found = _SCALAR_VALUE.match(text, pos)
@@ -242,7 +244,7 @@ class _JsonPositions:
                 break
             name = found.group(2)
             if "\\" in name:
-                name = json.decoder.scanstring(found.group(1), 1)[0]  # type: ignore[attr-defined]
+                name = json.loads(found.group(1))
             value = found.end()
             keys.setdefault(name, (found.start(1), value))
             members.resume, members.pending = value, True

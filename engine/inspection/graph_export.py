@@ -313,13 +313,13 @@ def input_graph(
         for i in identities
     ]
     order = {identity: n for n, identity in enumerate(identities)}
-    edges = [
+    graph_edges = [
         GraphEdge(relation, keys[left], keys[right], annotations[note])
         for relation, left, right, note in sorted(
             edge_set, key=lambda e: (e[0], order[e[1]], order[e[2]], e[3])
         )
     ]
-    return InputGraph(name, nodes, edges)
+    return InputGraph(name, nodes, graph_edges)
 
 
 def build_graph(

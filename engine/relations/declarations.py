@@ -121,10 +121,10 @@ class _Decoder:
         if self.reader.kind(addr) == OBJECT:
             fields = self.reader.fields(addr)
             parts = [fields.get(k) for k in ("_namespace", "_type", "_id")]
-            if all(p is not None and self.reader.kind(p) == STRING for p in parts):
-                found = self.table.by_identity.get(
-                    tuple(self.reader.string(p) for p in parts)  # type: ignore[arg-type]
-                )
+            strings = [p for p in parts if p is not None and self.reader.kind(p) == STRING]
+            if len(strings) == 3:
+                namespace, rtype, rid = (self.reader.string(p) for p in strings)
+                found = self.table.by_identity.get((namespace, rtype, rid))
                 if found is not None:
                     return found
         raise _Malformed(f"{where}: {self.describe(addr)} is not a resource of this input")
@@ -132,7 +132,8 @@ class _Decoder:
     def tuple_items(self, addr: int, where: str, shape: str) -> list[list[int]]:
         if self.reader.kind(addr) != ARRAY:
             raise _Malformed(f"{where} must be an array of {shape}, found {self.describe(addr)}")
-        out, bad = [], []
+        out: list[list[int]] = []
+        bad: list[str] = []
         for i, item in enumerate(self.reader.array(addr)):
             parts = self.reader.array(item) if self.reader.kind(item) == ARRAY else []
             if len(parts) in (2, 3):
@@ -149,10 +150,12 @@ class _Decoder:
             shape = "[resource, key] or [resource, key, annotation]"
             items = [tuple(p) for p in self.tuple_items(addr, where, shape)]
         by_address = self.table.by_address
-        numbers = [by_address.get(parts[0]) for parts in items]
-        for i, number in enumerate(numbers):
-            if number is None:
-                numbers[i] = self.resource(items[i][0], f"{where}[{i}][0]")
+        numbers: list[int] = []
+        for i, parts in enumerate(items):
+            number = by_address.get(parts[0])
+            numbers.append(
+                self.resource(parts[0], f"{where}[{i}][0]") if number is None else number
+            )
         keys = self.reader.read_all([parts[1] for parts in items])
         triples = [i for i, parts in enumerate(items) if len(parts) == 3]
         if not triples:

@@ -320,7 +320,7 @@ class SnykApi:
             ]
         )
         keys = type_keys(self.state) if self.state is not None else {}
-        grafts = {
+        grafts: dict[tuple[str, ...], int] = {
             (ENGINE_DATA_KEY, "resources", keys[rtype]): addr
             for rtype, addr in self._by_type.items()
         }

@@ -73,7 +73,7 @@ def failing_findings(report: ScanReport) -> list[Finding]:
         for result in rule.results
         if not result.passed
     }
-    return sorted(found)  # type: ignore[type-var]
+    return sorted(found)
 
 
 def baseline_document(report: ScanReport) -> bytes:
@@ -108,21 +108,26 @@ def load_baseline(path: Path) -> Baseline:
     entries = doc.get("findings")
     if not isinstance(entries, list):
         raise BaselineError(f"{path}: 'findings' must be a list")
-    findings = set()
+    findings: set[Finding] = set()
     for position, entry in enumerate(entries):
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in fields):
             raise BaselineError(
                 f"{path}: finding {position} must have the strings {', '.join(fields)}"
             )
-        finding = tuple(entry[k] for k in fields)
-        findings.add(finding if version == FORMAT_VERSION else (ANY_INPUT, *finding))
+        values = [entry[k] for k in fields]
+        if version == FORMAT_VERSION:
+            input_name, rule, namespace, rtype, rid, tag = values
+        else:
+            input_name = ANY_INPUT
+            rule, namespace, rtype, rid, tag = values
+        findings.add((input_name, rule, namespace, rtype, rid, tag))
     warning = None
     if version == 1:
         warning = (
             f"{path}: a version 1 baseline names no input file, so its findings match in "
             "every input; write it again with --baseline-write"
         )
-    return Baseline(str(path), frozenset(findings), warning)  # type: ignore[arg-type]
+    return Baseline(str(path), frozenset(findings), warning)
 
 
 def apply_baseline(report: ScanReport, baseline: Baseline) -> int:

@@ -164,8 +164,9 @@ class ResourceIndex:
     def key_of_fugue(self, judgement: dict[str, Any]) -> ResourceKey:
         """The key a fugue judgement ``{id, type, namespace}`` names (a Kubernetes
         ``id`` may also be regula's ``Kind.namespace.name``)."""
-        rtype = judgement.get("type") if isinstance(judgement.get("type"), str) else ""
-        rid = judgement.get("id") if isinstance(judgement.get("id"), str) else ""
+        type_field, id_field = judgement.get("type"), judgement.get("id")
+        rtype = type_field if isinstance(type_field, str) else ""
+        rid = id_field if isinstance(id_field, str) else ""
         namespace = judgement.get("namespace")
         if isinstance(namespace, str) and (namespace, rtype, rid) in self._by_key:
             return (namespace, rtype, rid)  # a name may repeat across namespaces
@@ -317,17 +318,17 @@ class _ResultSet:
         if info is False:
             return
         if not isinstance(info, dict):
-            message = info if isinstance(info, str) else ""
-            builder = self.builder(None, current, "")
-            builder.passed = False
+            text = info if isinstance(info, str) else ""
+            result = self.builder(None, current, "")
+            result.passed = False
             if warn:
-                builder.warned = True
+                result.warned = True
             else:
-                builder.denied = True
-            if message:
-                builder.messages.add(message)
+                result.denied = True
+            if text:
+                result.messages.add(text)
             if current is not None:
-                builder.add_resource(current)
+                result.add_resource(current)
             return
         get = info.get
         resolve = self.resolver.key_of

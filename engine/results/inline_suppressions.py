@@ -60,10 +60,10 @@ def apply_inline_suppressions(
                 if result.passed or result.ignored:
                     continue
                 written = _primary_line(result)
+                if written is None:
+                    continue  # no line to match a comment with
                 found = next(
-                    (c for c in by_line.get(written, ()) if names(c, rule.package, rule.metadata))
-                    if written is not None
-                    else None,
+                    (c for c in by_line.get(written, ()) if names(c, rule.package, rule.metadata)),
                     None,
                 )
                 if found is not None:

@@ -165,7 +165,8 @@ def metadata_from_metadoc(doc: Any) -> RuleMetadata:
     """Normalise a legacy ``__rego__metadoc__`` (``custom`` holds severity and controls)."""
     if not isinstance(doc, dict):
         return RuleMetadata()
-    custom = doc.get("custom") if isinstance(doc.get("custom"), dict) else {}
+    custom_field = doc.get("custom")
+    custom = custom_field if isinstance(custom_field, dict) else {}
     return RuleMetadata(
         id=_text(doc.get("id")),
         title=_text(doc.get("title")),

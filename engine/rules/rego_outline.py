@@ -83,7 +83,7 @@ def relation_name_candidates(text: str) -> frozenset[str]:
         for m in _TOKEN.finditer(text)
         if m.lastgroup not in ("space", "newline", "comment")
     ]
-    found = set()
+    found: set[str] = set()
     for i, match in enumerate(tokens):
         if match.lastgroup not in ("string", "raw"):
             continue

@@ -99,7 +99,7 @@ output, weaken the exit policy, change which rules and inputs are checked, or
 set a variable's value."""
 
 @functools.cache
-def ceilings_when_found() -> dict[str, float]:
+def ceilings_when_found() -> dict[str, float | None]:
     """Bounds a found configuration file may only tighten: their defaults."""
     from engine.inputs.discovery import LoadOptions  # the scan itself, loaded when used
     from engine.scanning.scanner import ScanOptions

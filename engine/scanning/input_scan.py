@@ -55,7 +55,7 @@ def scan_one(
             cancellation.check()
             if evaluator.applicable(index, scan_input.state):
                 run = evaluator.run(index)
-                build = _build
+                build: Callable[[RuleRun, State, ResourceIndex], list[RuleResults]] = _build
                 if run.rule.legacy:
                     from engine.results.legacy_iac import build_legacy_rule_results
 

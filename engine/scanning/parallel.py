@@ -278,11 +278,12 @@ def scan_in_workers(
                 # of its own holding it): its exit code tells, not only end of file.
                 ended = [c for c, w in busy.items() if c not in ready and not w.process.is_alive()]
                 for connection in [*ready, *ended]:
+                    # typeshed widens wait()'s result; it returns the connections it was given
                     worker = busy[connection]  # type: ignore[index]
                     position = worker.holding
                     assert position is not None
                     try:
-                        if connection not in ready and not connection.poll():
+                        if connection not in ready and not worker.connection.poll():
                             raise EOFError
                         outcomes[position] = worker.connection.recv()
                         worker.holding = None

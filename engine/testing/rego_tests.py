@@ -86,7 +86,7 @@ class ModuleTests:
 def find_tests(modules: list[tuple[str, str, int | None]]) -> list[ModuleTests]:
     """Tests of each ``(display path, text, rego version)`` module, duplicates
     numbered in module order; each module's text comes back with duplicates renamed."""
-    counts: dict[tuple[str, tuple[str, ...]], int] = {}
+    counts: dict[tuple[str | None, tuple[str, ...]], int] = {}
     out = []
     for display, text, version in modules:
         shape = module_outline(text, version)

@@ -232,9 +232,9 @@ def compile_tests(sources: PolicySources, pattern: re.Pattern[str] | None = None
         files = [f for f in user if f.display not in excluded]
         found = find_tests([(f.display, f.text, f.rego_version) for f in files])
         if lib is None:
-            packages = {m.package for m in found}
-            lib = test_mode_library(packages)
-            data = test_mode_data(sources.data, packages)
+            module_packages = {m.package for m in found}
+            lib = test_mode_library(module_packages)
+            data = test_mode_data(sources.data, module_packages)
         tests = [t for m in found for t in m.tests]
         if pattern is not None:
             tests = [t for t in tests if pattern.search(t.full_name)]

@@ -126,7 +126,7 @@ class CompiledModule:
 
     def serialize(self) -> bytes:
         """The native code, for :func:`deserialize_module`."""
-        return self.module.serialize()
+        return bytes(self.module.serialize())
 
 
 def compile_module(wasm: bytes) -> CompiledModule:
@@ -231,11 +231,14 @@ def _trampoline(env: int, _caller: int, args_and_results: int, count: int) -> in
             *_RAW_I32S[count].unpack(ctypes.string_at(args_and_results, _RAW_VALUE_SIZE * count))
         )
         if returns:
-            ctypes.c_uint32.from_address(args_and_results).value = result
+            # a returning handler answers an int (a None raises here: a trap)
+            ctypes.c_uint32.from_address(args_and_results).value = result  # type: ignore[assignment]
         return 0
     except BaseException as exc:
-        wasmtime_func.LAST_EXCEPTION = exc
-        return ctypes.cast(wasmtime.Trap("python exception")._consume(), ctypes.c_void_p).value
+        # wasmtime-py declares Exception but re-raises whatever it finds (it stores
+        # BaseException itself).
+        wasmtime_func.LAST_EXCEPTION = exc  # type: ignore[assignment]
+        return ctypes.cast(wasmtime.Trap("python exception")._consume(), ctypes.c_void_p).value or 0
 
 
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -252,7 +255,7 @@ def _define_host_func(linker: wasmtime.Linker, name: str, function: HostFunction
     i32 = wasmtime.ValType.i32()
     ftype = wasmtime.FuncType([i32] * function.params, [i32] if function.returns else [])
     ident = next(_HOST_FUNC_IDS)
-    _HOST_FUNCS[ident] = (weakref.WeakMethod(function.handler), function.returns)  # type: ignore[arg-type]
+    _HOST_FUNCS[ident] = (weakref.WeakMethod(function.handler), function.returns)
     error = wasmtime_bindings.wasmtime_linker_define_func_unchecked(
         linker.ptr(),
         b"env",
@@ -311,7 +314,7 @@ def _finalize_watcher(env: int) -> None:
 def _watch_epochs(store: wasmtime.Store, watcher: Callable[[], str | None]) -> None:
     """Call ``watcher`` (a bound method) whenever ``store`` reaches its epoch deadline."""
     ident = next(_HOST_FUNC_IDS)
-    _EPOCH_WATCHERS[ident] = weakref.WeakMethod(watcher)  # type: ignore[arg-type]
+    _EPOCH_WATCHERS[ident] = weakref.WeakMethod(watcher)
     wasmtime_bindings.wasmtime_store_epoch_deadline_callback(
         store.ptr(), _epoch_reached, ident, _finalize_watcher
     )

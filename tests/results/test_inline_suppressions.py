@@ -241,3 +241,26 @@ def test_no_inline_suppressions_turns_them_off(tree: Path) -> None:
     assert disabled.exit_code == 1
     assert '"ignored": true' not in disabled.stdout
     assert "inline suppression" not in disabled.stderr
+
+
+MULTI_RULE = """\
+package rules.tf_bucket_count
+import rego.v1
+
+metadata := {"id": "X-TF-9", "title": "bucket count", "severity": "low"}
+input_type := "tf"
+resource_type := "MULTIPLE"
+
+deny contains {"message": "too few buckets", "resource_type": "aws_s3_bucket"} if true
+"""
+
+
+def test_a_result_without_a_located_resource_is_left_alone(tmp_path: Path) -> None:
+    write(tmp_path / "rules" / "multi.rego", MULTI_RULE)
+    write(
+        tmp_path / "in" / "main.tf",
+        '# rego-engine:ignore X-TF-9 one is enough\nresource "aws_s3_bucket" "one" {}\n',
+    )
+    report = scan([tmp_path / "in"], [tmp_path / "rules"])
+    (result,) = [r for i in report.inputs for rule in i.rule_results for r in rule.results]
+    assert (result.passed, result.resource_id, result.ignored) == (False, "", False)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.inputs.loaders.arm_functions import (
     FUNCTIONS,
@@ -287,7 +287,7 @@ class Evaluator:
         return string_result(key, *arguments)
 
 
-def _is_copy_list(value: Any) -> bool:
+def _is_copy_list(value: Any) -> TypeGuard[list[dict[str, Any]]]:
     """Whether ``value`` is the ``copy`` of properties or variables: a list of
     loops, each with a ``name``, a ``count`` and an ``input``."""
     return (

@@ -111,6 +111,7 @@ def parse_expression(text: str) -> Node:
     """The syntax tree of an expression (the text inside the brackets)."""
     parser = _Parser(tokens(text))
     node = parser.expression()
-    if parser.peek() is not None:
-        raise ExpressionSyntaxError(f"unexpected {parser.peek()[1]!r}")  # type: ignore[index]
+    left = parser.peek()
+    if left is not None:
+        raise ExpressionSyntaxError(f"unexpected {left[1]!r}")
     return node

@@ -188,7 +188,7 @@ def _depends_on(
 ) -> list[ResolvedReference]:
     """The resources of the State that ``DependsOn`` names (a name or a list)."""
     written = resource.get("DependsOn")
-    names = [((), written)] if isinstance(written, str) else []
+    names: list[tuple[tuple[int, ...], Any]] = [((), written)] if isinstance(written, str) else []
     if isinstance(written, list):
         names = [((i,), name) for i, name in enumerate(written)]
     return [

@@ -168,10 +168,10 @@ def _from_text(text: str, kind: str) -> Any:
         return number if -_INT64 <= number < _INT64 else text
     if kind == "float":
         if _GO_DECIMAL_FLOAT.fullmatch(text):
-            number = float(text)
+            real = float(text)
         elif _GO_HEX_FLOAT.fullmatch(text):
-            number = float.fromhex(text)
+            real = float.fromhex(text)
         else:
             return text
-        return number if math.isfinite(number) else text
+        return real if math.isfinite(real) else text
     return text

@@ -131,7 +131,7 @@ def detect(documents: Sequence[Any], input_type: str | None = None) -> Detected 
             return Detected(states=states, listed=isinstance(doc, list))
         for candidate in DOCUMENT_INPUT_TYPES:
             if input_type in (None, candidate):
-                loader: DocumentLoader = loader_module(candidate)  # type: ignore[assignment]
+                loader: DocumentLoader = loader_module(candidate)
                 if loader.recognises(doc):
                     return Detected(loader=loader)
     if input_type in (None, "k8s") and any(loader_module("k8s").recognises(d) for d in documents):

@@ -11,9 +11,12 @@ import binascii
 import hashlib
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.inputs.loaders.hcl_conversions import FunctionError, as_string
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
 _NAMESPACES = {
     "dns": uuid.NAMESPACE_DNS,
@@ -57,6 +60,7 @@ def _rsadecrypt(ciphertext: Any, private_key: Any) -> str:
     except binascii.Error:
         raise FunctionError("rsadecrypt() ciphertext is not valid base64") from None
     pem = as_string(private_key).encode()
+    key: PrivateKeyTypes
     try:
         if b"OPENSSH PRIVATE KEY" in pem:
             key = serialization.load_ssh_private_key(pem, password=None)

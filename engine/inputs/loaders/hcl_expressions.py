@@ -559,11 +559,11 @@ def render_template(parts: list[TemplatePart], context: Context) -> Any:
     output, end = _render(apply_strips(parts), 0, context, ())
     if end != len(parts):
         raise EvaluationError("unbalanced template directives")
-    unknown = next((part for part in output if isinstance(part, Unknown)), None)
-    if unknown is not None:
-        return unknown
-    spend(sum(map(len, output)) // 16)
-    return "".join(output)  # type: ignore[arg-type]
+    strings = [part for part in output if isinstance(part, str)]
+    if len(strings) != len(output):
+        return next(part for part in output if isinstance(part, Unknown))
+    spend(sum(map(len, strings)) // 16)
+    return "".join(strings)
 
 
 def _render(
@@ -584,7 +584,8 @@ def _render(
         assert part.kind in ("interp", "if", "for"), part.kind
         if part.kind == "interp":
             if context is not None:
-                value = materialize(_evaluate(part.expression, context), context)  # type: ignore[arg-type]
+                assert part.expression is not None  # an interpolation holds one
+                value = materialize(_evaluate(part.expression, context), context)
                 if value is None:
                     raise EvaluationError("interpolating null")
                 output.append(value if isinstance(value, Unknown) else to_string(value))
@@ -605,7 +606,8 @@ def _render_if(
     assert isinstance(directive, Directive)
     decided = None
     if context is not None:
-        decided = materialize(_evaluate(directive.expression, context), context)  # type: ignore[arg-type]
+        assert directive.expression is not None  # the grammar requires the condition
+        decided = materialize(_evaluate(directive.expression, context), context)
         if _unknown(decided):
             output.append(_as_unknown(decided))
             context = None
@@ -627,7 +629,8 @@ def _render_for(
     assert isinstance(directive, Directive)
     _, end = _render(parts, position + 1, None, ("endfor",))
     if context is not None:
-        collection = _evaluate(directive.expression, context)  # type: ignore[arg-type]
+        assert directive.expression is not None  # the grammar requires the collection
+        collection = _evaluate(directive.expression, context)
         if _unknown(collection):
             output.append(_as_unknown(collection))
             return end + 1

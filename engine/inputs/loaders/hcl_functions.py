@@ -319,6 +319,9 @@ def _max(*values: Any) -> int | float:
 
 def _range(*bounds: Any) -> list[int | float]:
     numbers = [to_number(b) for b in bounds]
+    start: int | float
+    stop: int | float
+    step: int | float
     if len(numbers) == 1:
         start, stop, step = 0, numbers[0], 1
     elif len(numbers) == 2:

@@ -39,4 +39,4 @@ def parsed(display: str, text: str, parse: Callable[[str, str], T]) -> T:
     key = (display, text)
     if key not in kept:
         kept[key] = parse(text, display)
-    return kept[key]  # type: ignore[no-any-return]
+    return kept[key]

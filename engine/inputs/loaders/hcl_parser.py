@@ -228,7 +228,9 @@ def start(node: Tree) -> tuple[int, int] | None:
     while stack:
         item = stack.pop()
         if isinstance(item, Token):
-            return item.line, item.column
+            if item.line is not None and item.column is not None:
+                return item.line, item.column
+            continue
         if isinstance(item, Tree):
             stack.extend(reversed(item.children))
     return None

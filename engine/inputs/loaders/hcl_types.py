@@ -19,7 +19,7 @@ from typing import Any
 from lark import Tree
 
 
-class SetValue(list):  # type: ignore[type-arg]
+class SetValue(list[Any]):
     """A list that is a Terraform set (``toset()``, a ``set(...)`` variable)."""
 
 

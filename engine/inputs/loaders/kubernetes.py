@@ -79,7 +79,7 @@ BUILT_IN_GROUPS = frozenset(
 """API groups the API server serves itself: a CustomResourceDefinition cannot
 change the scope of their kinds."""
 
-POD_SPEC_PATHS: dict[str, AttributePath] = {
+POD_SPEC_PATHS: dict[str, tuple[str, ...]] = {
     "Pod": ("spec",),
     "Deployment": ("spec", "template", "spec"),
     "StatefulSet": ("spec", "template", "spec"),

@@ -113,13 +113,13 @@ def _load_module(
             raise KeyError(name)
         return values[name]
 
-    root = ModuleInstance(run, config, "", "", root_inputs, (), {})
+    root_module = ModuleInstance(run, config, "", "", root_inputs, (), {})
     resources: dict[str, dict[str, dict[str, Any]]] = {}
     placements: dict[tuple[str, str], Placement] = {}
     references: set[ResolvedReference] = set()
     json_files: dict[str, bytes] = {}
     suppressions: set[InlineSuppression] = set()
-    for module in all_modules(root):
+    for module in all_modules(root_module):
         json_files.update(module.config.json_files)
         suppressions.update(module.config.suppressions)
         for instance in all_instances(module):

@@ -97,6 +97,7 @@ def _check_tree(tree: Tree, display: str) -> None:
                 isinstance(child, Token)
                 and child.type == "STRING_CHARS"
                 and "\\" in child
+                # lark types positions as optional; its lexer sets them on every token
                 and (bad_escape is None or child.start_pos < bad_escape.start_pos)  # type: ignore[operator]
                 and invalid_escape(str(child)) is not None
             ):
@@ -221,8 +222,8 @@ def parse_json_syntax(raw: bytes, display: str) -> list[Block]:
     return blocks
 
 
-def parse_file(text: str, display: str) -> tuple[list[Block], list[InlineSuppression]]:
+def parse_file(text: str, display: str) -> tuple[list[Block], tuple[InlineSuppression, ...]]:
     """The top-level blocks and the inline suppressions of one configuration file."""
     if display.endswith(".json"):
-        return parse_json_syntax(text.encode(), display), []
+        return parse_json_syntax(text.encode(), display), ()
     return parse_native(text, display).blocks, find_suppressions(text, display, "hcl")

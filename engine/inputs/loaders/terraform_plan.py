@@ -433,15 +433,15 @@ class _Resolver:
         depends = self.config.get("depends_on")
         for written in depends if isinstance(depends, list) else []:
             steps = _steps(written) if isinstance(written, str) else None
-            target = self.reference(steps, self.scope, 0) if steps else None
-            if target is not None:
+            depended = self.reference(steps, self.scope, 0) if steps else None
+            if depended is not None:
                 out.append(
                     ResolvedReference(
                         resource.type,
                         resource.address,
                         ("depends_on",),
-                        target.type,
-                        target.key,
+                        depended.type,
+                        depended.key,
                         None,
                         "depends_on",
                     )

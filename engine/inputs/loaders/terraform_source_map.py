@@ -27,7 +27,7 @@ class TerraformSourceMap:
         if file not in self._json_files:
             return None
         if file not in self._json_maps:
-            paths = {
+            paths: dict[tuple[str, str], tuple[int, AttributePath]] = {
                 key: (0, p.document_path)
                 for key, p in self._placements.items()
                 if p.block.file == file
@@ -76,7 +76,10 @@ def _locate(block: Block, path: AttributePath) -> tuple[str, int, int]:
         ]
         if not matches:
             break
-        position = steps.pop(0) if steps and isinstance(steps[0], int) else 0
+        position = 0
+        if steps and isinstance(head := steps[0], int):
+            position = head
+            del steps[0]
         chosen = matches[min(position, len(matches) - 1)]
         best = (chosen.file, chosen.line, chosen.column)
         if chosen.type == "dynamic":

@@ -21,6 +21,7 @@ _FN_TAGS = (
 form AWS documents, the condition and rule functions included."""
 
 
+# The base is libyaml's loader where PyYAML has it, so its type is only known at run time.
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML plus CloudFormation's short-form intrinsic tags; a key twice
     in one mapping is an error, as in go-yaml v3 (YAML requires unique keys)."""
@@ -87,6 +88,7 @@ def _construct_plain(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
         return loader.construct_mapping(node, deep=True)
     if isinstance(node, yaml.SequenceNode):
         return loader.construct_sequence(node, deep=True)
+    assert isinstance(node, yaml.ScalarNode)
     return loader.construct_scalar(node)
 
 
@@ -157,6 +159,7 @@ def _construct_plain_tree(loader: _TemplateLoader, node: yaml.Node) -> Any:
                 raise _Unusual
             keys.add((key_node.tag, key_node.value))
         if len(keys) != len(node.value):
+            assert isinstance(node, yaml.MappingNode)
             _check_unique_keys(node)  # raises, naming the duplicate's line
         return {
             _construct_plain_tree(loader, key_node): _construct_plain_tree(loader, value_node)

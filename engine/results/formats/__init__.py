@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine.results.code_excerpts import CodeLines
     from engine.results.report import ScanReport
 
@@ -49,17 +51,18 @@ def render(
     if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
     module = importlib.import_module(f"engine.results.formats.{_MODULES[fmt]}")
+    render_format: Callable[..., bytes] = module.render
     if fmt == "table":
         if width is None:
-            return module.render(
+            return render_format(
                 report, color=color, quiet=quiet, show_ignored=show_ignored, code=code
             )
-        return module.render(
+        return render_format(
             report, color=color, width=width, quiet=quiet, show_ignored=show_ignored, code=code
         )
     if fmt == "sarif":
-        return module.render(report, docs_url=docs_url)
-    return module.render(report)
+        return render_format(report, docs_url=docs_url)
+    return render_format(report)
 
 
 @dataclass(frozen=True)

@@ -105,4 +105,5 @@ def render(report: ScanReport) -> bytes:
     for name in ("tests", "failures", "errors", "skipped"):
         root.set(name, str(sum(int(s.get(name, "0")) for s in suites)))
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    document: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return document + b"\n"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -195,7 +195,7 @@ def _renderables(
         rows = _rows(group, errors, show_ignored, code)
         if quiet and rows is None:
             continue  # every result passed: nothing to report
-        parts: list[object] = [_heading(group)]
+        parts: list[RenderableType] = [_heading(group)]
         if rows is not None:
             parts.append(rows)
         parts.append(_group_counts(group, len(errors)))

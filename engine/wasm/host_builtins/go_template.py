@@ -734,7 +734,7 @@ def _evaluated_string(args: tuple[Any, ...]) -> str:
     return go_print(*args)
 
 
-FUNCS: dict[str, Callable[..., Any]] = {
+FUNCS: dict[str, Callable[..., Any] | None] = {
     "eq": _eq,
     "ne": lambda line, a, b: not _eq(line, a, b),
     "lt": _lt,
@@ -751,9 +751,9 @@ FUNCS: dict[str, Callable[..., Any]] = {
     "html": lambda line, *a: _html_escape(_evaluated_string(a)),
     "js": lambda line, *a: _js_escape(_evaluated_string(a)),
     "urlquery": lambda line, *a: urllib.parse.quote_plus(_evaluated_string(a), safe=""),
-    "and": None,  # type: ignore[dict-item]
-    "or": None,  # type: ignore[dict-item]
-    "call": None,  # type: ignore[dict-item]
+    "and": None,
+    "or": None,
+    "call": None,
 }
 """The predefined functions (``and``/``or``/``call`` are handled by the executor)."""
 
@@ -979,7 +979,9 @@ class _Exec:
         if has_final:
             args.append(final)
         args = [None if a is MISSING else a for a in args]
-        return FUNCS[name](line, *args)
+        function = FUNCS[name]
+        assert function is not None  # and, or and call are handled above
+        return function(line, *args)
 
 
 def render(source: str, data: dict[str, Any]) -> str:

@@ -181,9 +181,9 @@ def _decode(value: Any, spec: Any, where: str) -> Any:
 
 def decode_query(value: dict[str, Any]) -> Node:
     """A query document from its AST object; raises :class:`DecodeError`."""
-    return _decode(value, "QueryDocument", "QueryDocument")  # type: ignore[no-any-return]
+    return _decode(value, "QueryDocument", "QueryDocument")
 
 
 def decode_schema(value: dict[str, Any]) -> Node:
     """A schema document from its AST object; raises :class:`DecodeError`."""
-    return _decode(value, "SchemaDocument", "SchemaDocument")  # type: ignore[no-any-return]
+    return _decode(value, "SchemaDocument", "SchemaDocument")

@@ -214,20 +214,20 @@ def _add_types(schema: Schema, definitions: list[Node], extensions: list[Node]) 
     defs = list(definitions)
     for ext in extensions:
         name = ext.get("Name", "")
-        definition = schema.types.get(name)
-        if definition is None:
-            definition = {"Kind": ext.get("Kind", ""), "Name": name}
-            definition["Position"] = ext.get("Position")
-            schema.types[name] = definition
-            defs.append(definition)
-        if definition.get("Kind", "") != ext.get("Kind", ""):
+        base = schema.types.get(name)
+        if base is None:
+            base = {"Kind": ext.get("Kind", ""), "Name": name}
+            base["Position"] = ext.get("Position")
+            schema.types[name] = base
+            defs.append(base)
+        if base.get("Kind", "") != ext.get("Kind", ""):
             raise GraphQLError(
                 f"Cannot extend type {name} because the base type is a "
-                f"{definition.get('Kind', '')}, not {ext.get('Kind', '')}.",
+                f"{base.get('Kind', '')}, not {ext.get('Kind', '')}.",
                 ext.get("Position"),
             )
         for key in ("Directives", "Interfaces", "Fields", "Types", "TypePositions", "EnumValues"):
-            definition[key] = items(definition, key) + items(ext, key)
+            base[key] = items(base, key) + items(ext, key)
     return defs
 
 

@@ -338,7 +338,8 @@ def jwk_to_key(obj: Any) -> VerificationKey:
         else:
             key = public.public_key()
     elif kty == "EC":
-        curve = _JWK_CURVES.get(obj.get("crv"))  # type: ignore[arg-type]
+        crv = obj.get("crv")
+        curve = _JWK_CURVES.get(crv) if isinstance(crv, str) else None
         if curve is None:
             raise ValueError("jwk: unsupported curve")
         x, y = _jwk_int(obj, "x"), _jwk_int(obj, "y")

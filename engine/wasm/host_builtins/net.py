@@ -177,7 +177,9 @@ def parse_cidr(s: str) -> tuple[bytes, Net]:
         raise _ParseError(f"invalid CIDR address: {s}")
     m = cidr_mask(int(mask), bits)
     ip16 = _V4_PREFIX + ip if is4 else ip
-    return ip16, (mask_ip(ip16, m), m)
+    network = mask_ip(ip16, m)
+    assert network is not None  # the mask is as long as the address (or its IPv4 part)
+    return ip16, (network, m)
 
 
 # ---------------------------------------------------------------- Go net.IP helpers
@@ -399,7 +401,7 @@ def cidr_expand(cidr: Any) -> Set:
     host_bits = 8 * width - sum(bin(b).count("1") for b in net[1])
     current_context().check_result_size(1 << host_bits)
     value = int.from_bytes(cur, "big")
-    out = []
+    out: list[str] = []
     context = current_context()
     while contains(net, cur):
         if len(out) % 4096 == 0:
@@ -576,9 +578,9 @@ def _merge(networks: list[Net]) -> list[Net]:
             del ranges[i]
         i -= 1
     out: list[Net] = []
-    for first, last, net in ranges:
-        if net is not None:
-            out.append(net)
+    for first, last, whole in ranges:
+        if whole is not None:
+            out.append(whole)
         else:
             out.extend(_range_to_cidrs(first, last))
     return out

@@ -167,7 +167,7 @@ def urlquery_encode_object(obj: Value) -> str:
             raise BuiltinError(
                 f"{name}: operand 1 values must be string, array[string], or set[string]"
             )
-    parts = []
+    parts: list[str] = []
     for key in sorted(values, key=lambda k: k.encode("utf-8")):
         escaped = query_escape(key)
         parts.extend(f"{escaped}={query_escape(v)}" for v in values[key])

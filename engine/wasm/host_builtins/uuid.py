@@ -41,13 +41,18 @@ def _hex_pair(data: bytes, i: int) -> int | None:
     return int(pair, 16)
 
 
+def _all_bytes(pairs: list[int | None]) -> bytes | None:
+    """The bytes of the hex pairs, or None when one was not hex."""
+    found = [b for b in pairs if b is not None]
+    return bytes(found) if len(found) == len(pairs) else None
+
+
 def parse_bytes(text: str) -> bytes | None:
     """The 16 bytes of a UUID string, or None when Go's ``uuid.Parse`` rejects it."""
     data = text.encode("utf-8")
     n = len(data)
     if n == 32:
-        out = [_hex_pair(data, 2 * i) for i in range(16)]
-        return None if None in out else bytes(out)  # type: ignore[arg-type]
+        return _all_bytes([_hex_pair(data, 2 * i) for i in range(16)])
     if n == 45:
         if data[:9].lower() != b"urn:uuid:":
             return None
@@ -58,8 +63,7 @@ def parse_bytes(text: str) -> bytes | None:
         return None
     if any(data[i] != ord("-") for i in (8, 13, 18, 23)):
         return None
-    out = [_hex_pair(data, i) for i in _BYTE_OFFSETS]
-    return None if None in out else bytes(out)  # type: ignore[arg-type]
+    return _all_bytes([_hex_pair(data, i) for i in _BYTE_OFFSETS])
 
 
 def _int64(value: int) -> int:

@@ -212,7 +212,11 @@ def check_signature_from(child: Cert, parent: Cert) -> None:
     if parent.get("PublicKeyAlgorithm") != key_kind:
         raise VerifyError("x509: signature algorithm does not match the public key")
     key = _load_key(parent)
-    hash_alg = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}
+    hash_alg: dict[str, Callable[[], hashes.HashAlgorithm]] = {
+        "sha256": hashes.SHA256,
+        "sha384": hashes.SHA384,
+        "sha512": hashes.SHA512,
+    }
     try:
         if isinstance(key, rsa.RSAPublicKey):
             chosen = hash_alg[hash_name]()
