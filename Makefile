@@ -60,6 +60,7 @@ conformance: setup
 # relations/, results/).
 lint: setup
 	$(BIN)/ruff check engine tests bench build_support
+	$(BIN)/ruff format --check engine tests bench build_support
 	$(BIN)/mypy
 
 # The default scan (the shipped rule pack) of examples/: exit code 1 means

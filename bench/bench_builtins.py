@@ -104,9 +104,7 @@ def main() -> None:
     (root / "b.rego").write_text(_policy_source())
     entrypoints = [f"b/{h}_{n}" for n in range(len(CASES)) for h in ("small", "big")]
     policy = compile_policy(load_sources([root]), entrypoints, decls=[FRAGMENT, NOOP])
-    inst = PolicyInstance(
-        policy, custom={"__bench_fragment": _fragment, "__bench_noop": _noop}
-    )
+    inst = PolicyInstance(policy, custom={"__bench_fragment": _fragment, "__bench_noop": _noop})
     inst.set_input(json.dumps({"name": "bucket-17-logs"}).encode())
     print(f"{CALLS} calls per loop; big heap: {FRAGMENTS} blocks on the free list")
     print(f"{'builtin':26} {'small heap':>22} {'big heap':>22}")

@@ -72,16 +72,20 @@ def main() -> None:
         cold = time.perf_counter() - start
         cached = timed(lambda: compile_policy(load_sources([root]), entrypoints))
         print(f"compile {RULES + 1} files, cold (opa build)     {cold * 1e3:9.1f} ms")
-        print(f"compile, cache hit                       {cached * 1e3:9.1f} ms"
-              f"   ratio cached/cold = {cached / cold:.4f}")
+        print(
+            f"compile, cache hit                       {cached * 1e3:9.1f} ms"
+            f"   ratio cached/cold = {cached / cold:.4f}"
+        )
 
         start = time.perf_counter()
         inst = PolicyInstance(policy)
         first_instance = time.perf_counter() - start
         warm_instance = timed(lambda: PolicyInstance(policy))
         print(f"instantiate, first (native compile)     {first_instance * 1e3:9.1f} ms")
-        print(f"instantiate, warm (native code cached)  {warm_instance * 1e3:9.1f} ms"
-              f"   ratio warm/first = {warm_instance / first_instance:.4f}")
+        print(
+            f"instantiate, warm (native code cached)  {warm_instance * 1e3:9.1f} ms"
+            f"   ratio warm/first = {warm_instance / first_instance:.4f}"
+        )
 
         # 2. per-evaluation overhead of an empty rule
         inst.set_input(b'{"resources": {}}')
@@ -92,23 +96,30 @@ def main() -> None:
         opa_eval = timed(
             lambda: subprocess.run(
                 [str(find_opa().path), "eval", "-d", str(root / "bench.rego"), "data.bench.empty"],
-                capture_output=True, check=True,
+                capture_output=True,
+                check=True,
             ),
             repeat=3,
         )
-        print(f"evaluate empty rule                      {per_eval * 1e6:9.1f} µs"
-              f"   = {per_eval / per_call:.1f}x one bare export call ({per_call * 1e6:.1f} µs)")
-        print(f"same rule with `opa eval` (process)      {opa_eval * 1e6:9.1f} µs"
-              f"   ratio engine/rules/opa-eval = {per_eval / opa_eval:.5f}")
+        print(
+            f"evaluate empty rule                      {per_eval * 1e6:9.1f} µs"
+            f"   = {per_eval / per_call:.1f}x one bare export call ({per_call * 1e6:.1f} µs)"
+        )
+        print(
+            f"same rule with `opa eval` (process)      {opa_eval * 1e6:9.1f} µs"
+            f"   ratio engine/rules/opa-eval = {per_eval / opa_eval:.5f}"
+        )
 
         # 3. one host builtin call vs one Wasm-native builtin call
         host = timed(lambda: inst.evaluate("bench/host_calls"))
         native = timed(lambda: inst.evaluate("bench/native_calls"))
         per_host = (host - native) / CALLS
         per_native = native / CALLS
-        print(f"host builtin call (semver.is_valid)      {per_host * 1e6:9.1f} µs"
-              f"   ratio host/in-Wasm builtin (startswith, {per_native * 1e6:.2f} µs)"
-              f" = {per_host / per_native:.1f}x")
+        print(
+            f"host builtin call (semver.is_valid)      {per_host * 1e6:9.1f} µs"
+            f"   ratio host/in-Wasm builtin (startswith, {per_native * 1e6:.2f} µs)"
+            f" = {per_host / per_native:.1f}x"
+        )
 
 
 if __name__ == "__main__":

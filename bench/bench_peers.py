@@ -531,8 +531,7 @@ def main() -> None:
             header += f"  {'theirs cpu':>10} {'wall':>7} {'rss':>7}  {'cpu ratio':>9} {'wall':>6}"
         else:
             header += "  " + " ".join(
-                f"{p:>9}"
-                for p in ("load", "relations", "rules", "results", "attributes", "output")
+                f"{p:>9}" for p in ("load", "relations", "rules", "results", "attributes", "output")
             )
         if sizes:
             print(header, flush=True)

@@ -294,10 +294,7 @@ def opa_topdown_seconds(state_path: Path, rules: Path) -> Timing:
     lib = [REGO_LIB_DIR / "test" / "snyk.rego", REGO_LIB_DIR / "fugue.rego"]
     files = [RegoFile(p, p.name, p.read_text(), 1) for p in lib] + shipped_relations()
     staged = PolicySources([*sources.rego_files, *files], sources.data, [])
-    query = (
-        "{p: [r.deny, object.get(r, \"resources\", set())] | "
-        "some p, r in data.rules}"
-    )
+    query = '{p: [r.deny, object.get(r, "resources", set())] | some p, r in data.rules}'
     with tempfile.TemporaryDirectory() as tmp:
         stage_bundle(staged, Path(tmp))
         start, cpu = time.perf_counter(), _children_cpu()
@@ -424,9 +421,7 @@ def main() -> None:
                 phase_text = (
                     f"{load:>7.3f}s {rules_time:>6.3f}s" if kind == "wall" else f"{'':>8} {'':>7}"
                 )
-                tail = (
-                    f" {wasm_bytes / 2**20:>8.0f} {rss:>8.0f}" if kind == "wall" else ""
-                )
+                tail = f" {wasm_bytes / 2**20:>8.0f} {rss:>8.0f}" if kind == "wall" else ""
                 print(
                     f"{n if kind == 'wall' else '':>9} {kind:>4} {scan_s:>7.3f}s {phase_text} "
                     f"{nested_text} {opa[pick]:>8.2f}s {opa[pick] / scan_s:>7.1f}x{tail}",

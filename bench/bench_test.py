@@ -73,8 +73,10 @@ def best(args: list[str], cwd: Path, env: dict[str, str], before: object = None)
 
 def main() -> None:
     opa = str(find_opa().path)
-    print(f"{'tree':<16} {'tests':>6} {'opa test':>9} {'engine cold':>12} {'engine warm':>12}"
-          f" {'cold/opa':>9} {'warm/opa':>9}")
+    print(
+        f"{'tree':<16} {'tests':>6} {'opa test':>9} {'engine cold':>12} {'engine warm':>12}"
+        f" {'cold/opa':>9} {'warm/opa':>9}"
+    )
     with tempfile.TemporaryDirectory(prefix="bench-test-") as tmp:
         root = Path(tmp)
         cache = root / "cache"

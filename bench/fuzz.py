@@ -51,9 +51,9 @@ def main() -> int:
         )(fuzz.load_file),
         "mutated real inputs": given(fuzz.mutated_seeds)(lambda seed: fuzz.load_file(*seed)),
         "JSON values through Wasm memory": given(fuzz.json_values)(fuzz.json_round_trip),
-        "bundle reader (random, mutated, rewritten bundles)": given(
-            fuzz_boundaries.bundle_bytes
-        )(fuzz_boundaries.read_bundle_bytes),
+        "bundle reader (random, mutated, rewritten bundles)": given(fuzz_boundaries.bundle_bytes)(
+            fuzz_boundaries.read_bundle_bytes
+        ),
         "host boundary (a hand-made module's addresses and lengths)": given(
             fuzz_boundaries.host_cases
         )(fuzz_boundaries.host_boundary),

@@ -238,8 +238,7 @@ def attributes_view(result: dict[str, Any]) -> list[list[Any]]:
     """Each resource's read attributes of a result: ``[path, location]`` pairs."""
     return [
         sorted(
-            [a.get("path") or [], _spot(a.get("location") or {})]
-            for a in r.get("attributes") or []
+            [a.get("path") or [], _spot(a.get("location") or {})] for a in r.get("attributes") or []
         )
         for r in result.get("resources") or []
     ]

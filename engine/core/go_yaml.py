@@ -321,7 +321,6 @@ _ParserBase: Any = getattr(yaml, "CParser", None)
 
 
 if _ParserBase is not None:
-
     # libyaml's CParser is looked up at run time (PyYAML may be built without
     # it), so its type is Any, which strict mode refuses as a base class.
     class _Loader(_ParserBase, _Resolver):  # type: ignore[misc]

@@ -63,11 +63,7 @@ def _read_key(path: Path) -> bytes | None:
         return None
     fd, info = opened
     try:
-        if (
-            info.st_uid != os.getuid()
-            or info.st_mode & 0o077
-            or info.st_size != KEY_BYTES
-        ):
+        if info.st_uid != os.getuid() or info.st_mode & 0o077 or info.st_size != KEY_BYTES:
             return None
         key = os.read(fd, KEY_BYTES + 1)
     finally:

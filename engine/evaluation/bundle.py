@@ -176,9 +176,7 @@ def bundle_members(prepared: PreparedRules, statics: list[RuleStatics], abi: str
             "input_readers": sorted(rule_set.input_readers, key=lambda p: (p is not None, p)),
             "shipped_relations_named": sorted(rule_set.shipped_relations_named),
             "user_literals": sorted(rule_set.user_literals),
-            "index_parts": (
-                None if rule_set.index_parts is None else sorted(rule_set.index_parts)
-            ),
+            "index_parts": (None if rule_set.index_parts is None else sorted(rule_set.index_parts)),
             "source_errors": list(prepared.source_errors),
             "origin": prepared.origin,
         }

@@ -225,8 +225,11 @@ def _snippet(file: Path, line: int) -> tuple[str, ...]:
     for current in text[line - 1 :]:
         if lines and (not current.strip() or current.startswith("---")):
             break
-        if lines and indent and len(current) - len(current.lstrip()) <= indent and (
-            not current.strip().startswith(("}", "]", "-"))
+        if (
+            lines
+            and indent
+            and len(current) - len(current.lstrip()) <= indent
+            and (not current.strip().startswith(("}", "]", "-")))
         ):
             break  # the next key of a YAML mapping, or the next member of a JSON object
         lines.append(current.rstrip())

@@ -207,9 +207,7 @@ class _Decoder:
                 continue
             for pos, obj in enumerate(objects):
                 number = number_at[rtype, pos]
-                items.extend(
-                    KeyItem(number, v) for path in parsed for v in values_at(obj, path)
-                )
+                items.extend(KeyItem(number, v) for path in parsed for v in values_at(obj, path))
         return items
 
     def name(self, addr: int) -> str | None:

@@ -92,9 +92,7 @@ def join(relation: Relation, max_edges: int | None = None) -> list[Edge]:
             distinct = repeated[pair] = {_frozen(first): first}
         distinct.setdefault(_frozen(annotation), annotation)
 
-    if not any(i.annotated for i in relation.left) and not any(
-        i.annotated for i in relation.right
-    ):
+    if not any(i.annotated for i in relation.left) and not any(i.annotated for i in relation.right):
         # No annotations (the usual case): every edge's is null, so the
         # pairs alone decide the edges.
         lefts_by_key: dict[Any, list[int]] = defaultdict(list)
@@ -128,7 +126,9 @@ def join(relation: Relation, max_edges: int | None = None) -> list[Edge]:
                 annotation = (
                     right_annotation
                     if right_annotated
-                    else left_annotation if left_annotated else None
+                    else left_annotation
+                    if left_annotated
+                    else None
                 )
                 pair = (left, right)
                 if pair not in found:

@@ -135,9 +135,9 @@ def index_document(
                     other, annotation = related[0]
                     by_id[rid] = [places[other]]
                     if annotation is not None:
-                        annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[
-                            rid
-                        ] = [(*places[other], annotation)]
+                        annotated_entries.setdefault(namespace, {}).setdefault(rtype, {})[rid] = [
+                            (*places[other], annotation)
+                        ]
                     continue
                 by_id[rid] = list(dict.fromkeys(places[o] for o, _ in related))
                 if any(a is not None for _, a in related):

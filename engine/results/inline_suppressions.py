@@ -37,9 +37,7 @@ def reason(comment: InlineSuppression) -> str:
     return f"inline: {text} ({comment.where})"
 
 
-def apply_inline_suppressions(
-    report: ScanReport, rules: Iterable[tuple[str, RuleMetadata]]
-) -> int:
+def apply_inline_suppressions(report: ScanReport, rules: Iterable[tuple[str, RuleMetadata]]) -> int:
     """Mark the failing results the inputs' suppression comments cover as
     ignored and warn about comments that cannot apply as written; ``rules``
     are the scan's rules (package reference, metadata). Returns how many

@@ -34,9 +34,7 @@ from dataclasses import dataclass
 
 from engine.rules.rego_outline import _TOKEN
 
-_BLOCK_IMPORTS = re.compile(
-    r"^[ \t]*import[ \t]+future\.keywords(?:\.not)?[ \t]*(?:#.*)?$", re.M
-)
+_BLOCK_IMPORTS = re.compile(r"^[ \t]*import[ \t]+future\.keywords(?:\.not)?[ \t]*(?:#.*)?$", re.M)
 _IMPORT = re.compile(
     r"^[ \t]*import[ \t]+((?:data|input)(?:\.[A-Za-z_]\w*)*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?",
     re.M,
@@ -47,9 +45,7 @@ _DATA_VAR_KEY = re.compile(r"data(?:\s*\.\s*[A-Za-z_]\w*)*\s*\[\s*[^\s\"`]")
 
 ORDER_PACKAGE = "__rego_engine.set_order"
 ORDER_FUNCTION = f"data.{ORDER_PACKAGE}.ordered"
-ORDER_MODULE = (
-    f"package {ORDER_PACKAGE}\n\nordered(x) := sort(x) if is_set(x)\n\nelse := x\n"
-)
+ORDER_MODULE = f"package {ORDER_PACKAGE}\n\nordered(x) := sort(x) if is_set(x)\n\nelse := x\n"
 """The module defining :data:`ORDER_FUNCTION`, compiled with sources that call it."""
 
 
@@ -306,9 +302,7 @@ def rewrite_module(text: str, functions: Collection[str] = ()) -> str:
         return text
     toks = _tokens(text)
     edits = (
-        _negation_edits(text, toks)
-        + _with_edits(text, toks, functions)
-        + _order_edits(text, toks)
+        _negation_edits(text, toks) + _with_edits(text, toks, functions) + _order_edits(text, toks)
     )
     if not edits:
         return text

@@ -79,9 +79,7 @@ def relation_name_candidates(text: str) -> frozenset[str]:
     every literal except one written as the whole argument of
     ``snyk.resources("type")``, which the call consumes as a resource type."""
     tokens = [
-        m
-        for m in _TOKEN.finditer(text)
-        if m.lastgroup not in ("space", "newline", "comment")
+        m for m in _TOKEN.finditer(text) if m.lastgroup not in ("space", "newline", "comment")
     ]
     found: set[str] = set()
     for i, match in enumerate(tokens):
@@ -97,9 +95,7 @@ def relation_name_candidates(text: str) -> frozenset[str]:
 @lru_cache(maxsize=_MODULES_CACHED)
 def mentions_input(text: str) -> bool:
     """Whether the module names ``input`` anywhere outside comments and strings."""
-    return any(
-        m.lastgroup == "name" and m.group() == "input" for m in _TOKEN.finditer(text)
-    )
+    return any(m.lastgroup == "name" and m.group() == "input" for m in _TOKEN.finditer(text))
 
 
 @lru_cache(maxsize=_MODULES_CACHED)

@@ -98,6 +98,7 @@ REFUSED_WHEN_FOUND = frozenset(
 output, weaken the exit policy, change which rules and inputs are checked, or
 set a variable's value."""
 
+
 @functools.cache
 def ceilings_when_found() -> dict[str, float | None]:
     """Bounds a found configuration file may only tighten: their defaults."""
@@ -111,6 +112,7 @@ def ceilings_when_found() -> dict[str, float | None]:
         "max-file-size": LoadOptions.max_file_mb,
         "load-timeout": LoadOptions.load_timeout,
     }
+
 
 _TRUST_HINT = "name the file with --config to trust it"
 

@@ -562,9 +562,11 @@ def run_tests(paths: list[Path], options: TestOptions | None = None) -> TestRun:
     modules = list(dict.fromkeys(suite.suite.policies.values()))
     order = sorted(
         range(len(suite.tests)),
-        key=lambda i: modules.index(suite.suite.policies[suite.tests[i]])
-        if suite.tests[i] in suite.suite.policies
-        else -1,
+        key=lambda i: (
+            modules.index(suite.suite.policies[suite.tests[i]])
+            if suite.tests[i] in suite.suite.policies
+            else -1
+        ),
     )
     by_index: dict[int, TestOutcome] = {}
     try:

@@ -80,9 +80,7 @@ def in_deep_thread(fn: Callable[..., T], *args: object) -> T:
             try:
                 thread.start()
             except RuntimeError:  # no address space for the stack (RLIMIT_AS)
-                raise ValueTooDeep(
-                    f"{too_deep_message()}: no memory for a deeper stack"
-                ) from None
+                raise ValueTooDeep(f"{too_deep_message()}: no memory for a deeper stack") from None
             thread.join()
         finally:
             threading.stack_size(previous_stack)

@@ -119,9 +119,7 @@ class JudgementReader:
             known = roles.get(key_addr)
             if known is None:
                 key = self._key(key_addr)
-                role = (
-                    _RESOURCE if key in _RESOURCE_KEYS else _EDGES if key == "graph" else _OTHER
-                )
+                role = _RESOURCE if key in _RESOURCE_KEYS else _EDGES if key == "graph" else _OTHER
                 known = roles[key_addr] = (key, role)
             key, role = known
             if role == _OTHER:

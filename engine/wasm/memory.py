@@ -147,9 +147,7 @@ class ValueReader:
 
     def fields(self, addr: int) -> dict[str, int]:
         """String-keyed entries of the object at ``addr``: key → value address."""
-        return {
-            self.string(k): v for k, v in self.object(addr) if self.kind(k) == STRING
-        }
+        return {self.string(k): v for k, v in self.object(addr) if self.kind(k) == STRING}
 
     def set_members(self, addr: int) -> list[int]:
         """Addresses of the members of the set at ``addr``."""
@@ -178,9 +176,7 @@ class ValueReader:
         if tag == ARRAY:
             return [self.read(a) for a in self.array(addr)]
         if tag == OBJECT:
-            return {
-                values.hashable_key(self.read(k)): self.read(v) for k, v in self.object(addr)
-            }
+            return {values.hashable_key(self.read(k)): self.read(v) for k, v in self.object(addr)}
         if tag == NUMBER:
             return self._number(addr)
         if tag == NULL:

@@ -295,7 +295,7 @@ def test_an_input_past_the_load_timeout_is_its_error_and_the_others_load(
         return reads[0]
 
     monkeypatch.setattr(budget_module, "time", types.SimpleNamespace(monotonic=clock))
-    slow = 'locals {\n  all = [for i in range(1000) : [for j in range(1000) : i + j]]\n}\n'
+    slow = "locals {\n  all = [for i in range(1000) : [for j in range(1000) : i + j]]\n}\n"
     used = 'resource "aws_s3_bucket" "x" {\n  tags = { n = length(local.all) }\n}\n'
     (tmp_path / "slow").mkdir()
     (tmp_path / "slow" / "main.tf").write_text(slow + used)

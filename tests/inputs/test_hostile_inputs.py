@@ -772,7 +772,8 @@ BOUNDED_LOADS: dict[str, tuple[str, str, str]] = {
     "hcl_join_of_references": (
         "tf/main.tf",
         'locals {\n  s = format("%1000000s", "")\n}\n'
-        'resource "aws_s3_bucket" "b" {\n  acl = join(",", [' + ", ".join(["local.s"] * 2000)
+        'resource "aws_s3_bucket" "b" {\n  acl = join(",", ['
+        + ", ".join(["local.s"] * 2000)
         + "])\n}\n",
         f"evaluating the configuration {BUDGET}",
     ),
@@ -843,9 +844,7 @@ def test_hcl_regular_expressions_run_in_linear_time(tmp_path: Path) -> None:
         '  f = regex("(?=lookahead)", "x")\n'
         "}\n",
     )
-    done = run_engine_bounded(
-        ["state", str(tmp_path / "in")], memory_mib=LOAD_CAP_MIB, timeout=60
-    )
+    done = run_engine_bounded(["state", str(tmp_path / "in")], memory_mib=LOAD_CAP_MIB, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.seconds < 30, done.seconds
     (document,) = json.loads(done.stdout)
@@ -873,9 +872,7 @@ def test_functions_within_the_budget_keep_their_values(tmp_path: Path) -> None:
         _arm({"p": "[padLeft('7', 3, '0')]", "r": "[replace('aXa', 'a', 'bb')]"}),
     )
     write(tmp_path / "in" / "cfn.json", _cfn_join_of_refs(3, 2))
-    done = run_engine_bounded(
-        ["state", str(tmp_path / "in")], memory_mib=LOAD_CAP_MIB, timeout=60
-    )
+    done = run_engine_bounded(["state", str(tmp_path / "in")], memory_mib=LOAD_CAP_MIB, timeout=60)
     assert done.returncode == 0, done.stderr
     attributes = {
         key: entry["attributes"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.inputs.source_map import DocumentSourceMap, SourceLocation
 
-_keys = st.text(alphabet="abcé\"\\ /", min_size=1, max_size=4)
+_keys = st.text(alphabet='abcé"\\ /', min_size=1, max_size=4)
 # Printable text: YAML (the reference here) refuses control characters.
 _text = st.text(alphabet=st.sampled_from([*map(chr, range(32, 127)), "é", "€"]), max_size=5)
 _json_values = st.recursive(
@@ -70,8 +70,7 @@ def test_lookups_in_any_order_on_one_map_agree_with_lookups_on_fresh_ones(
 
 def test_locations_in_a_json_file() -> None:
     text = (
-        '{\n  "resources": [\n    {"a": 1},\n    {\n      "b": {"c": [true, null]}\n'
-        "    }\n  ]\n}\n"
+        '{\n  "resources": [\n    {"a": 1},\n    {\n      "b": {"c": [true, null]}\n    }\n  ]\n}\n'
     )
     source_map = DocumentSourceMap("plan.json", text, {("t", "x"): (0, ("resources", 1))})
     assert source_map.resource_location("t", "x") == SourceLocation("plan.json", 4, 5)
@@ -79,18 +78,14 @@ def test_locations_in_a_json_file() -> None:
         "plan.json", 5, 25
     )
     # An attribute that is not written: its nearest written ancestor.
-    assert source_map.attribute_location("t", "x", ("b", "zz")) == SourceLocation(
-        "plan.json", 5, 7
-    )
+    assert source_map.attribute_location("t", "x", ("b", "zz")) == SourceLocation("plan.json", 5, 7)
     assert source_map.resource_location("t", "unknown") is None
 
 
 def test_yaml_documents_are_counted_as_parse_yaml_counts_them() -> None:
     text = "---\n---\na: 1\n---\n~\n---\nb:\n  c: 2\n"
     source_map = DocumentSourceMap("k.yaml", text, {("t", "k"): (1, ())})
-    assert source_map.attribute_location("t", "k", ("b", "c")) == SourceLocation(
-        "k.yaml", 8, 3
-    )
+    assert source_map.attribute_location("t", "k", ("b", "c")) == SourceLocation("k.yaml", 8, 3)
 
 
 def test_yaml_flow_style_that_looks_like_json_still_locates() -> None:

@@ -324,8 +324,15 @@ def test_the_readme_tour_graph_runs_the_shipped_pack(monkeypatch: pytest.MonkeyP
     result = CliRunner().invoke(
         app,
         [
-            "graph", "examples/kubernetes", "--relation", "Ingress.backend",
-            "--relation", "Service.selector", "--format", "mermaid", "--with-results",
+            "graph",
+            "examples/kubernetes",
+            "--relation",
+            "Ingress.backend",
+            "--relation",
+            "Service.selector",
+            "--format",
+            "mermaid",
+            "--with-results",
         ],
     )
     assert result.exit_code == 0, result.output

@@ -138,9 +138,7 @@ def test_only_shipped_relations_the_rules_name_are_resolved(tmp_path: Path) -> N
         evaluator = RuleEvaluator(rule_set, all_relations=all_relations)
         evaluator.load(parse_state(STATE))
         assert evaluator.api.relations is not None
-        resolved[all_relations] = {
-            r.name for r in evaluator.api.relations.declared.relations
-        }
+        resolved[all_relations] = {r.name for r in evaluator.api.relations.declared.relations}
     # The user's relation always; of the shipped ones, the named one only,
     # unless all are asked for (as `rego-engine relations` does).
     assert resolved[False] == {
@@ -172,9 +170,7 @@ deny contains {"resource": g} if {
 }
 """
     rules, _ = _write(tmp_path / "name", {"rule.rego": as_name})
-    assert compile_rule_set(load_sources([rules])).shipped_relations_named == {
-        "aws_security_group"
-    }
+    assert compile_rule_set(load_sources([rules])).shipped_relations_named == {"aws_security_group"}
 
 
 def test_malformed_relations_are_reported_and_the_rest_runs(tmp_path: Path) -> None:

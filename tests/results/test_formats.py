@@ -714,8 +714,7 @@ def _hidden_report(report: ScanReport) -> ScanReport:
 
 def test_printable_escapes_line_breaks_and_invisible_characters() -> None:
     assert printable(HIDDEN) == (
-        "ok\\u2028::stop-commands::abc\\n::error::forged\\x85\\x0b\\u200b\\ufeff\\u2060"
-        "\\u202e end"
+        "ok\\u2028::stop-commands::abc\\n::error::forged\\x85\\x0b\\u200b\\ufeff\\u2060\\u202e end"
     )
     assert printable("é 中 😀 tab\t") == "é 中 😀 tab\\t"
 

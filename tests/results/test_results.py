@@ -136,9 +136,7 @@ def test_a_resources_info_with_only_a_primary_resource_names_the_result(
 ) -> None:
     """snyk's correlation example: the deny names the related resource, the
     `resources` info only the primary one; the result is the primary's."""
-    rule = _scan_one_rule(
-        tmp_path, CORRELATED, {"b": "aws_s3_bucket", "acl": "aws_s3_bucket_acl"}
-    )
+    rule = _scan_one_rule(tmp_path, CORRELATED, {"b": "aws_s3_bucket", "acl": "aws_s3_bucket_acl"})
     (result,) = rule.results
     assert (result.resource_type, result.resource_id, result.passed) == (
         "aws_s3_bucket",

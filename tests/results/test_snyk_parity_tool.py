@@ -156,9 +156,7 @@ def test_model_mapping_of_locations_graphs_and_references() -> None:
                 "target": {"id": "y", "type": "t", "namespace": "../examples"},
             }
         ],
-        "resources": [
-            {"id": "x", "type": "t", "namespace": "../examples", "location": LOCATION}
-        ],
+        "resources": [{"id": "x", "type": "t", "namespace": "../examples", "location": LOCATION}],
     }
     theirs = {
         "passed": False,
@@ -183,11 +181,14 @@ def test_model_mapping_of_locations_graphs_and_references() -> None:
         theirs, mapping, ours=False
     )
     theirs["graphs"][0][0]["label"] = "m"
-    assert parity.first_difference(
-        "",
-        parity.result_view(ours, mapping, ours=True),
-        parity.result_view(theirs, mapping, ours=False),
-    ) == 'graphs[0][0].label: "l" != "m"'
+    assert (
+        parity.first_difference(
+            "",
+            parity.result_view(ours, mapping, ours=True),
+            parity.result_view(theirs, mapping, ours=False),
+        )
+        == 'graphs[0][0].label: "l" != "m"'
+    )
     references = {"references": [{"url": "https://a", "title": "A"}]}
     assert parity.rule_view(references, ours=False) == {"references": ["https://a"]}
 

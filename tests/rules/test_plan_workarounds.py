@@ -38,12 +38,12 @@ WITH_FUNCTION_AND_INPUT = {
     "b.rego": (
         "package b\n"
         "f(x) := x + 1\n"
-        "r := [f(1), input.x, object.get(input, \"y\", 0)]\n"
+        'r := [f(1), input.x, object.get(input, "y", 0)]\n'
         "t := y if {\n"
         "  y := r with f as 10 with input.x as 5\n"
         "}\n"
         "u := y if {\n"
-        "  y := r with data.b.f as 7 with input as {\"x\": 1, \"y\": 2} with input.y as 3\n"
+        '  y := r with data.b.f as 7 with input as {"x": 1, "y": 2} with input.y as 3\n'
         "}\n"
         "v := y if {\n"
         "  y := r with count as 0 with f as 2 with input.x as 4\n"
@@ -77,10 +77,10 @@ SET_ORDER = {
     "d.rego": (
         "package d\n"
         's := {"b", "a", "c", "zz", "q", "m", "k"}\n'
-        "j := concat(\",\", s)\n"
+        'j := concat(",", s)\n'
         "j2 := concat(\n"
         '  "-",\n'
-        "  {x | some x in s; x != \"q\"}\n"
+        '  {x | some x in s; x != "q"}\n'
         ")\n"
         "arr := [x | some x in s]\n"
         "arr2 := [x | x := s[_]]\n"
@@ -176,9 +176,9 @@ def test_what_is_rewritten() -> None:
         "p if r with input.x as 2 with f as 1\n"
     )
     # a function under data stays a mock; a data document keeps its place
-    assert rewrite_module(
-        "p if r with data.m.f as 1 with data.m.v as 2\n", {"data.m.f"}
-    ) == ("p if r with data.m.v as 2 with data.m.f as 1\n")
+    assert rewrite_module("p if r with data.m.f as 1 with data.m.v as 2\n", {"data.m.f"}) == (
+        "p if r with data.m.v as 2 with data.m.f as 1\n"
+    )
     aliased = "import data.m\np if r with m.f as 1 with m.v as 2\n"
     assert rewrite_module(aliased, {"data.m.f"}).endswith("r with m.v as 2 with m.f as 1\n")
 
@@ -229,10 +229,10 @@ def test_a_scan_runs_the_rewritten_constructs_as_opa_eval_does(tmp_path: Path) -
         'resource_type := "aws_s3_bucket"\n'
         "f(x) := x\n"
         "deny contains info if {\n"
-        '  tags := {t | some t in object.keys(input.tags)}\n'
+        "  tags := {t | some t in object.keys(input.tags)}\n"
         "  not data.pkgs[input.name]\n"
-        "  not { some t in tags; t == \"keep\" }\n"
-        "  got := input.name with f as 1 with input.name as \"mocked\"\n"
+        '  not { some t in tags; t == "keep" }\n'
+        '  got := input.name with f as 1 with input.name as "mocked"\n'
         '  info := {"message": concat(",", {got, concat("+", tags)})}\n'
         "}\n"
     )

@@ -76,12 +76,12 @@ def test_relation_name_candidates_leave_out_resource_type_arguments() -> None:
     text = (
         "package x\n"
         'a := snyk.resources("aws_s3_bucket")\n'
-        'b := data.snyk.resources( `aws_instance` )\n'
+        "b := data.snyk.resources( `aws_instance` )\n"
         'c := snyk.relates(r, "aws_security_group")\n'
         'd := snyk.resources("aws_security_group")\n'
         'e := snyk.resources(concat("", ["aws_", "lb"]))\n'
         't := "aws_vpc"\n'
-        'f := snyk.resources(t)\n'
+        "f := snyk.resources(t)\n"
     )
     # A literal the call consumes whole is a type; anything else may be a name.
     assert relation_name_candidates(text) == {"aws_security_group", "", "aws_", "lb", "aws_vpc"}

@@ -68,7 +68,7 @@ e := "snyk.relates(r, x) in a string does not either"
 
 def test_anything_not_read_literally_injects_the_whole_index() -> None:
     unknown = [
-        "x := snyk.relates(r, sprintf(\"%s\", [\"a\"]))",  # a computed name
+        'x := snyk.relates(r, sprintf("%s", ["a"]))',  # a computed name
         "f(n) := snyk.relates(r, n)",  # a name passed in
         "relates(a, b) := a == b",  # a user function of the same name
         "x := data.__rego_engine_input.relations",  # the index read directly
@@ -96,8 +96,14 @@ def _literal_queries() -> str:
     """Rules querying the corpus relations with literal names, one kind per name,
     so a pruned index leaves out most parts."""
     names = [
-        "lb.forwards_to", "app.placement", "app.owner", "host.backup",
-        "service.selects", "team.members", "aws_s3_bucket.logging", "aws_s3_bucket.versioning",
+        "lb.forwards_to",
+        "app.placement",
+        "app.owner",
+        "host.backup",
+        "service.selects",
+        "team.members",
+        "aws_s3_bucket.logging",
+        "aws_s3_bucket.versioning",
     ]
     queries = [
         ("relates", "_ids(snyk.relates(r, {n}))"),

@@ -269,9 +269,7 @@ def test_an_input_lost_twice_is_an_error_naming_it(
     process = _start(tmp_path, inputs, bundle, "--rule-timeout", "60", "-j", "2")
     killed: set[int] = set()
     for _ in range(2):
-        busy = _wait_for(
-            "a worker evaluating", lambda: _busy_worker(process.pid, killed), process
-        )
+        busy = _wait_for("a worker evaluating", lambda: _busy_worker(process.pid, killed), process)
         os.kill(busy, signal.SIGKILL)
         killed.add(busy)
     try:

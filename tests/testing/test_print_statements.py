@@ -26,7 +26,7 @@ POLICY = (
 TESTS = (
     "package pr\n"
     'test_fails if { print("in test a"); r == 2 }\n'
-    "test_passes if { print(\"in test b\", 1.5, true); count(s) == 2 }\n"
+    'test_passes if { print("in test b", 1.5, true); count(s) == 2 }\n'
     "test_silent if true\n"
 )
 

@@ -122,7 +122,10 @@ def test_build_errors_are_read_from_stdout() -> None:
     errors = compiler._build_errors(output, staged, stage)
     assert errors == [
         CompileMessage(
-            "function data.f used as reference, not called", "lib/kind.rego", 4, None,
+            "function data.f used as reference, not called",
+            "lib/kind.rego",
+            4,
+            None,
             "rego_type_error",
         )
     ]

@@ -23,7 +23,7 @@ def test_package_needs_follow_data_references_and_imports() -> None:
         SourceModule("a.rego", "a", "package a\nimport data.lib.util\nx := util.f(1)\n"),
         SourceModule("lib.rego", "lib.util", "package lib.util\nf(x) := data.lib.consts.k\n"),
         SourceModule("k.rego", "lib.consts", "package lib.consts\nk := 1\n"),
-        SourceModule("b.rego", "b", 'package b\ny := data.pkgs[input.name]\n'),
+        SourceModule("b.rego", "b", "package b\ny := data.pkgs[input.name]\n"),
         SourceModule("p.rego", "pkgs.one", "package pkgs.one\nallow := true\n"),
         SourceModule("c.rego", "c", "package c\nz := 1 # data.a in a comment\n"),
         SourceModule("u.rego", "unused", "package unused\nbroken := \n"),

@@ -56,9 +56,7 @@ def hostile_policy(
         body += f"(call $println (i32.const {println}))"
     if abort is not None:
         body += f"(call $abort (i32.const {abort}))"
-    wat = _WAT.format(
-        malloc=malloc, dump=dump, tail=MEMORY_BYTES - 3, eval_body=body
-    )
+    wat = _WAT.format(malloc=malloc, dump=dump, tail=MEMORY_BYTES - 3, eval_body=body)
     wasm = wasmtime.wat2wasm(wat)
     key = f"hostile-{malloc}-{dump}-{println}-{abort}"
     return CompiledPolicy(wasm=wasm, data=b"{}", entrypoints=("main",), key=key, name="hand-made")

@@ -266,9 +266,7 @@ def test_interrupt_in_a_handler_reaches_the_caller_as_itself() -> None:
     def interrupted(inst: PolicyInstance, addr: int) -> int:
         raise KeyboardInterrupt
 
-    inst = PolicyInstance(
-        policy(), custom={"__test_echo": interrupted, "__test_broken": broken}
-    )
+    inst = PolicyInstance(policy(), custom={"__test_echo": interrupted, "__test_broken": broken})
     inst.set_input(None)
     with pytest.raises(KeyboardInterrupt):
         inst.evaluate("t/scalars")

@@ -94,12 +94,12 @@ def _with_text_trapping(native: bytes) -> bytes:
     """``native`` (a tag, then wasmtime's ELF image) with its ``.text`` section
     overwritten with int3: running any of it traps (SIGTRAP)."""
     elf = native.index(b"\x7fELF")
-    shoff, = struct.unpack_from("<Q", native, elf + 0x28)
+    (shoff,) = struct.unpack_from("<Q", native, elf + 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", native, elf + 0x3A)
 
     def section(index: int) -> tuple[int, int, int]:
         at = elf + shoff + index * shentsize
-        name, = struct.unpack_from("<I", native, at)
+        (name,) = struct.unpack_from("<I", native, at)
         offset, size = struct.unpack_from("<QQ", native, at + 0x18)
         return name, elf + offset, size
 

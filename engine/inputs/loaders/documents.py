@@ -32,9 +32,11 @@ def _has_long_digit_run(raw: bytes) -> bool:
     (it is exact for int64 and uint64 only)."""
     return _LONG_RUN in raw.translate(_DIGIT_MAP)
 
+
 ORJSON_PARSE_ROOM = 24
 """Address space orjson may need per byte of JSON it parses (15 measured on
 a 40 MB State: 600 MiB), with a margin."""
+
 
 def _finite(text: str) -> float:
     value = float(text)

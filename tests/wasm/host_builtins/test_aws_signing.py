@@ -47,8 +47,9 @@ def test_signed_headers_skip_authorization_and_user_agent_and_keep_the_request()
     request = {**REQUEST, "headers": {"User-Agent": "ua", "X-One": "1"}, "raw_body": "b"}
     out = sign_req(request, {**CONFIG, "aws_session_token": "TOK"}, T)
     headers = out["headers"]
-    assert "SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-one," in (
-        headers["Authorization"]
+    assert (
+        "SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-one,"
+        in (headers["Authorization"])
     )
     assert headers["User-Agent"] == "ua" and headers["X-One"] == "1"
     assert headers["x-amz-date"] == "20151228T140825Z"

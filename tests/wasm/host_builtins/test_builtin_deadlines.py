@@ -87,9 +87,7 @@ SMALL: dict[str, tuple[str, str, Any]] = {
 
 
 def _call(name: str, args: str) -> dict[str, Any]:
-    done = run_bounded(
-        ["-c", _PROBE, name, args, str(DEADLINE)], memory_mib=2048, timeout=60
-    )
+    done = run_bounded(["-c", _PROBE, name, args, str(DEADLINE)], memory_mib=2048, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     result: dict[str, Any] = json.loads(done.stdout)
     return result
