@@ -160,24 +160,26 @@ def test_a_json_scan_of_one_hcl_file_loads_only_what_it_uses(tmp_path: Path) -> 
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "probe.rego").write_text(RULE, encoding="utf-8")
     argv = ["rego-engine", "scan", "-d", str(tmp_path / "rules"), str(tmp_path / "tf")]
-    code = (
+    scan = (
         "import sys\n"
         f"sys.argv = {[*argv, '-o', str(tmp_path / 'r.json')]!r}\n"
         "from engine.cli.main import main\n"
+    )
+    run = "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 1, stop.code\n"
+    code = (
+        scan
         # the compiled rules come from the cache: no opa (nor any process) runs
-        "import subprocess\n"
+        + "import subprocess\n"
         "started = []\n"
         "class Counted(subprocess.Popen):\n"
         "    def __init__(self, *args, **kwargs):\n"
         "        started.append(args)\n"
         "        super().__init__(*args, **kwargs)\n"
-        "subprocess.Popen = Counted\n"
-        "try:\n    main()\nexcept SystemExit as stop:\n    assert stop.code == 1, stop.code\n"
-        "assert started == [], started\n"
+        "subprocess.Popen = Counted\n" + run + "assert started == [], started\n"
     )
     # A first run fills the caches (compiling the rule runs opa, in a subprocess)
     # whatever state they were in, so the probed run is the same on every machine.
-    _loaded_after(code)
+    _loaded_after(scan + run)
     loaded = _loaded_after(code)
     assert {"lark", "wasmtime"} <= loaded  # the probe sees what the scan did load
     results = json.loads((tmp_path / "r.json").read_text())["results"]
